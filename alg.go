@@ -1,0 +1,118 @@
+package signet
+
+import (
+	"crypto"
+	"crypto/elliptic"
+	_ "crypto/sha256" // registers SHA-256 for crypto.Hash
+	_ "crypto/sha512" // registers SHA-384 and SHA-512 for crypto.Hash
+	"fmt"
+)
+
+// Algorithm names the one algorithm a Key is bound to. The JOSE names are
+// used for the JWS algorithms (RFC 7518, RFC 8037).
+type Algorithm string
+
+// The JWS signature algorithms (RFC 7518 §3, RFC 8037 §3.1).
+const (
+	HS256 Algorithm = "HS256" // HMAC with SHA-256, key ≥ 256 bits
+	HS384 Algorithm = "HS384" // HMAC with SHA-384, key ≥ 384 bits
+	HS512 Algorithm = "HS512" // HMAC with SHA-512, key ≥ 512 bits
+	RS256 Algorithm = "RS256" // RSASSA-PKCS1-v1_5 with SHA-256, modulus ≥ 2048 bits
+	RS384 Algorithm = "RS384" // RSASSA-PKCS1-v1_5 with SHA-384
+	RS512 Algorithm = "RS512" // RSASSA-PKCS1-v1_5 with SHA-512
+	PS256 Algorithm = "PS256" // RSASSA-PSS with SHA-256, MGF1 SHA-256, salt = 32 bytes
+	PS384 Algorithm = "PS384" // RSASSA-PSS with SHA-384, MGF1 SHA-384, salt = 48 bytes
+	PS512 Algorithm = "PS512" // RSASSA-PSS with SHA-512, MGF1 SHA-512, salt = 64 bytes
+	ES256 Algorithm = "ES256" // ECDSA P-256 with SHA-256, signature r‖s (64 bytes)
+	ES384 Algorithm = "ES384" // ECDSA P-384 with SHA-384, signature r‖s (96 bytes)
+	ES512 Algorithm = "ES512" // ECDSA P-521 with SHA-512, signature r‖s (132 bytes)
+	EdDSA Algorithm = "EdDSA" // Ed25519 (RFC 8037), signature 64 bytes
+)
+
+// Minimum and maximum key sizes enforced when a key is made.
+const (
+	MinRSABits = 2048  // smallest RSA modulus accepted
+	MaxRSABits = 16384 // largest RSA modulus accepted (bounds verification cost)
+)
+
+type family uint8
+
+const (
+	famHMAC family = iota + 1
+	famRSA
+	famPSS
+	famECDSA
+	famEd25519
+)
+
+// spec is the fixed description of an algorithm.
+type spec struct {
+	name    Algorithm
+	family  family
+	hash    crypto.Hash
+	curve   elliptic.Curve // ECDSA only
+	sigSize int            // fixed signature size; 0 when it depends on the key (RSA)
+	minKey  int            // HMAC: minimum secret bytes
+	order   []byte         // ECDSA: the curve order n, big-endian, sigSize/2 bytes
+}
+
+func init() {
+	for i := range specs {
+		if c := specs[i].curve; c != nil {
+			specs[i].order = c.Params().N.FillBytes(make([]byte, specs[i].sigSize/2))
+		}
+	}
+}
+
+var specs = [...]spec{
+	{name: HS256, family: famHMAC, hash: crypto.SHA256, sigSize: 32, minKey: 32},
+	{name: HS384, family: famHMAC, hash: crypto.SHA384, sigSize: 48, minKey: 48},
+	{name: HS512, family: famHMAC, hash: crypto.SHA512, sigSize: 64, minKey: 64},
+	{name: RS256, family: famRSA, hash: crypto.SHA256},
+	{name: RS384, family: famRSA, hash: crypto.SHA384},
+	{name: RS512, family: famRSA, hash: crypto.SHA512},
+	{name: PS256, family: famPSS, hash: crypto.SHA256},
+	{name: PS384, family: famPSS, hash: crypto.SHA384},
+	{name: PS512, family: famPSS, hash: crypto.SHA512},
+	{name: ES256, family: famECDSA, hash: crypto.SHA256, curve: elliptic.P256(), sigSize: 64},
+	{name: ES384, family: famECDSA, hash: crypto.SHA384, curve: elliptic.P384(), sigSize: 96},
+	{name: ES512, family: famECDSA, hash: crypto.SHA512, curve: elliptic.P521(), sigSize: 132},
+	{name: EdDSA, family: famEd25519, sigSize: 64},
+}
+
+func lookup(alg Algorithm) (*spec, error) {
+	for i := range specs {
+		if specs[i].name == alg {
+			return &specs[i], nil
+		}
+	}
+	return nil, fmt.Errorf("%w: algorithm %q", ErrUnsupported, string(alg))
+}
+
+// Algorithms lists every algorithm signet can bind a key to, in a fixed order.
+func Algorithms() []Algorithm {
+	out := make([]Algorithm, len(specs))
+	for i := range specs {
+		out[i] = specs[i].name
+	}
+	return out
+}
+
+// ParseAlgorithm returns the Algorithm named s, or an error wrapping
+// ErrUnsupported. The name "none" is never an algorithm.
+func ParseAlgorithm(s string) (Algorithm, error) {
+	sp, err := lookup(Algorithm(s))
+	if err != nil {
+		return "", err
+	}
+	return sp.name, nil
+}
+
+// Symmetric reports whether alg uses a shared secret (HMAC).
+func (a Algorithm) Symmetric() bool {
+	sp, err := lookup(a)
+	return err == nil && sp.family == famHMAC
+}
+
+// String returns the algorithm's registered name.
+func (a Algorithm) String() string { return string(a) }

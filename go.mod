@@ -1,0 +1,3 @@
+module github.com/signet-go/signet
+
+go 1.26

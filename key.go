@@ -1,0 +1,334 @@
+package signet
+
+import (
+	"crypto"
+	"crypto/ecdsa"
+	"crypto/ed25519"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/rsa"
+	"crypto/subtle"
+	"fmt"
+	"hash"
+	"sync"
+)
+
+// Key is a signing or verification key bound, for its whole life, to exactly
+// one Algorithm. A token never chooses how it is checked: verification uses
+// the key's algorithm and rejects input that names another.
+//
+// A Key is immutable and safe for concurrent use. Per-key state (the keyed
+// HMAC state, parsed public keys) is prepared once, when the key is made.
+type Key struct {
+	spec *spec
+	kid  string
+
+	hmac   *hmacKey
+	rsaPri *rsa.PrivateKey
+	rsaPub *rsa.PublicKey
+	ecPri  *ecdsa.PrivateKey
+	ecPub  *ecdsa.PublicKey
+	edPri  ed25519.PrivateKey
+	edPub  ed25519.PublicKey
+
+	self []*Key // []*Key{k}, so Select on a single key does not allocate
+}
+
+type hmacKey struct {
+	secret []byte
+	pool   sync.Pool // of hash.Hash keyed with secret
+}
+
+func (h *hmacKey) get() hash.Hash { return h.pool.Get().(hash.Hash) }
+
+// GenerateKey makes a new random key for alg: a secret of the hash size for
+// HMAC, RSA-2048 for RS*/PS*, the algorithm's curve for ES*, Ed25519 for EdDSA.
+func GenerateKey(alg Algorithm) (*Key, error) {
+	return GenerateKeyWithID(alg, "")
+}
+
+// GenerateKeyWithID is GenerateKey with a key ID (JWK kid) set on the key.
+func GenerateKeyWithID(alg Algorithm, kid string) (*Key, error) {
+	sp, err := lookup(alg)
+	if err != nil {
+		return nil, err
+	}
+	var material any
+	switch sp.family {
+	case famHMAC:
+		secret := make([]byte, sp.minKey)
+		if _, err := rand.Read(secret); err != nil {
+			return nil, fmt.Errorf("signet: generate %s: %w", alg, err)
+		}
+		material = secret
+	case famRSA, famPSS:
+		material, err = rsa.GenerateKey(rand.Reader, MinRSABits)
+	case famECDSA:
+		material, err = ecdsa.GenerateKey(sp.curve, rand.Reader)
+	case famEd25519:
+		_, material, err = ed25519.GenerateKey(rand.Reader)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("signet: generate %s: %w", alg, err)
+	}
+	return newKey(sp, kid, material)
+}
+
+// NewKey binds existing key material to alg. material is one of:
+// []byte (HMAC secret, copied), *rsa.PrivateKey, *rsa.PublicKey,
+// *ecdsa.PrivateKey, *ecdsa.PublicKey, ed25519.PrivateKey, ed25519.PublicKey.
+// Weak or inconsistent material is refused with an error wrapping ErrWeakKey;
+// material of the wrong type for alg with ErrAlgorithmMismatch.
+func NewKey(alg Algorithm, material any) (*Key, error) {
+	sp, err := lookup(alg)
+	if err != nil {
+		return nil, err
+	}
+	return newKey(sp, "", material)
+}
+
+func newKey(sp *spec, kid string, material any) (*Key, error) {
+	k := &Key{spec: sp, kid: kid}
+	mismatch := func() (*Key, error) {
+		return nil, fmt.Errorf("%w: %T cannot be a %s key", ErrAlgorithmMismatch, material, sp.name)
+	}
+	switch m := material.(type) {
+	case []byte:
+		if sp.family != famHMAC {
+			return mismatch()
+		}
+		if len(m) < sp.minKey {
+			return nil, fmt.Errorf("%w: %s secret is %d bits, need at least %d", ErrWeakKey, sp.name, 8*len(m), 8*sp.minKey)
+		}
+		secret := append([]byte(nil), m...)
+		h := &hmacKey{secret: secret}
+		newHash := sp.hash.New
+		h.pool.New = func() any { return hmac.New(newHash, secret) }
+		k.hmac = h
+	case *rsa.PrivateKey:
+		if sp.family != famRSA && sp.family != famPSS {
+			return mismatch()
+		}
+		if m == nil {
+			return nil, fmt.Errorf("%w: nil RSA key", ErrWeakKey)
+		}
+		if err := checkRSAPublic(&m.PublicKey); err != nil {
+			return nil, err
+		}
+		if err := m.Validate(); err != nil {
+			return nil, fmt.Errorf("%w: RSA private key: %v", ErrWeakKey, err)
+		}
+		m.Precompute()
+		k.rsaPri, k.rsaPub = m, &m.PublicKey
+	case *rsa.PublicKey:
+		if sp.family != famRSA && sp.family != famPSS {
+			return mismatch()
+		}
+		if m == nil {
+			return nil, fmt.Errorf("%w: nil RSA key", ErrWeakKey)
+		}
+		if err := checkRSAPublic(m); err != nil {
+			return nil, err
+		}
+		k.rsaPub = m
+	case *ecdsa.PrivateKey:
+		if sp.family != famECDSA {
+			return mismatch()
+		}
+		if m == nil || m.Curve != sp.curve {
+			return nil, fmt.Errorf("%w: %s needs a %s key", ErrAlgorithmMismatch, sp.name, sp.curve.Params().Name)
+		}
+		// ECDH validates the scalar and that the public point matches it.
+		if _, err := m.ECDH(); err != nil {
+			return nil, fmt.Errorf("%w: EC private key: %v", ErrWeakKey, err)
+		}
+		if err := checkECPublic(sp, &m.PublicKey); err != nil {
+			return nil, err
+		}
+		k.ecPri, k.ecPub = m, &m.PublicKey
+	case *ecdsa.PublicKey:
+		if sp.family != famECDSA {
+			return mismatch()
+		}
+		if m == nil || m.Curve != sp.curve {
+			return nil, fmt.Errorf("%w: %s needs a %s key", ErrAlgorithmMismatch, sp.name, sp.curve.Params().Name)
+		}
+		if err := checkECPublic(sp, m); err != nil {
+			return nil, err
+		}
+		k.ecPub = m
+	case ed25519.PrivateKey:
+		if sp.family != famEd25519 {
+			return mismatch()
+		}
+		if len(m) != ed25519.PrivateKeySize {
+			return nil, fmt.Errorf("%w: Ed25519 private key is %d bytes", ErrWeakKey, len(m))
+		}
+		derived := ed25519.NewKeyFromSeed(m.Seed())
+		if subtle.ConstantTimeCompare(derived, m) != 1 {
+			return nil, fmt.Errorf("%w: Ed25519 public half does not match the seed", ErrWeakKey)
+		}
+		k.edPri, k.edPub = derived, derived.Public().(ed25519.PublicKey)
+	case ed25519.PublicKey:
+		if sp.family != famEd25519 {
+			return mismatch()
+		}
+		if len(m) != ed25519.PublicKeySize {
+			return nil, fmt.Errorf("%w: Ed25519 public key is %d bytes", ErrWeakKey, len(m))
+		}
+		k.edPub = append(ed25519.PublicKey(nil), m...)
+	default:
+		return mismatch()
+	}
+	k.self = []*Key{k}
+	return k, nil
+}
+
+func checkRSAPublic(p *rsa.PublicKey) error {
+	if p.N == nil {
+		return fmt.Errorf("%w: RSA modulus missing", ErrWeakKey)
+	}
+	bits := p.N.BitLen()
+	if bits < MinRSABits {
+		return fmt.Errorf("%w: RSA modulus is %d bits, need at least %d", ErrWeakKey, bits, MinRSABits)
+	}
+	if bits > MaxRSABits {
+		return fmt.Errorf("%w: RSA modulus is %d bits, at most %d accepted", ErrWeakKey, bits, MaxRSABits)
+	}
+	if p.N.Bit(0) == 0 {
+		return fmt.Errorf("%w: RSA modulus is even", ErrWeakKey)
+	}
+	if p.E < 3 || p.E&1 == 0 {
+		return fmt.Errorf("%w: RSA public exponent %d", ErrWeakKey, p.E)
+	}
+	return nil
+}
+
+func checkECPublic(sp *spec, p *ecdsa.PublicKey) error {
+	if p.X == nil || p.Y == nil {
+		return fmt.Errorf("%w: EC point missing", ErrWeakKey)
+	}
+	// ECDH rejects the point at infinity and points off the curve.
+	if _, err := p.ECDH(); err != nil {
+		return fmt.Errorf("%w: EC public key for %s: %v", ErrWeakKey, sp.name, err)
+	}
+	return nil
+}
+
+// WithKeyID returns a copy of k carrying the key ID kid (JWK "kid").
+func (k *Key) WithKeyID(kid string) *Key {
+	c := *k
+	c.kid = kid
+	c.self = []*Key{&c}
+	return &c
+}
+
+// Algorithm returns the one algorithm the key is bound to.
+func (k *Key) Algorithm() Algorithm { return k.spec.name }
+
+// KeyID returns the key ID, or "" when the key has none.
+func (k *Key) KeyID() string { return k.kid }
+
+// CanSign reports whether the key holds private (or secret) material.
+func (k *Key) CanSign() bool {
+	return k.hmac != nil || k.rsaPri != nil || k.ecPri != nil || k.edPri != nil
+}
+
+// Symmetric reports whether the key is a shared secret (HMAC).
+func (k *Key) Symmetric() bool { return k.hmac != nil }
+
+// Public returns the public half of k, with the same algorithm and key ID.
+// A public key returns itself. An HMAC key has no public half: the error
+// wraps ErrKeyUsage.
+func (k *Key) Public() (*Key, error) {
+	switch {
+	case k.hmac != nil:
+		return nil, fmt.Errorf("%w: %s key has no public half", ErrKeyUsage, k.spec.name)
+	case !k.CanSign():
+		return k, nil
+	}
+	p := &Key{spec: k.spec, kid: k.kid, rsaPub: k.rsaPub, ecPub: k.ecPub, edPub: k.edPub}
+	p.self = []*Key{p}
+	return p, nil
+}
+
+// Material returns the key's underlying material, of the types NewKey
+// accepts: a copy of the secret for HMAC, the private key when the key has
+// one, otherwise the public key. It exposes secrets; use it for export only.
+func (k *Key) Material() any {
+	switch {
+	case k.hmac != nil:
+		return append([]byte(nil), k.hmac.secret...)
+	case k.rsaPri != nil:
+		return k.rsaPri
+	case k.rsaPub != nil:
+		return k.rsaPub
+	case k.ecPri != nil:
+		return k.ecPri
+	case k.ecPub != nil:
+		return k.ecPub
+	case k.edPri != nil:
+		return k.edPri
+	default:
+		return k.edPub
+	}
+}
+
+// PublicMaterial returns the public key (*rsa.PublicKey, *ecdsa.PublicKey or
+// ed25519.PublicKey), or nil for an HMAC key.
+func (k *Key) PublicMaterial() crypto.PublicKey {
+	switch {
+	case k.rsaPub != nil:
+		return k.rsaPub
+	case k.ecPub != nil:
+		return k.ecPub
+	case k.edPub != nil:
+		return k.edPub
+	}
+	return nil
+}
+
+// Equal reports whether k and o hold the same material for the same
+// algorithm (key IDs are not compared). Secrets are compared in constant time.
+func (k *Key) Equal(o *Key) bool {
+	if k == nil || o == nil || k.spec != o.spec || k.CanSign() != o.CanSign() {
+		return false
+	}
+	switch {
+	case k.hmac != nil:
+		return o.hmac != nil && hmac.Equal(k.hmac.secret, o.hmac.secret)
+	case k.rsaPri != nil:
+		return k.rsaPri.Equal(o.rsaPri)
+	case k.rsaPub != nil:
+		return k.rsaPub.Equal(o.rsaPub)
+	case k.ecPri != nil:
+		return k.ecPri.Equal(o.ecPri)
+	case k.ecPub != nil:
+		return k.ecPub.Equal(o.ecPub)
+	case k.edPri != nil:
+		return k.edPri.Equal(o.edPri)
+	default:
+		return k.edPub.Equal(o.edPub)
+	}
+}
+
+// Select implements Keys for a single key: it returns k when alg is k's
+// algorithm and kid is empty or equal to k's key ID (a key without an ID
+// accepts any kid).
+func (k *Key) Select(kid string, alg Algorithm) ([]*Key, error) {
+	if alg != k.spec.name {
+		return nil, fmt.Errorf("%w: input names %q, key is %s", ErrAlgorithmMismatch, clip(string(alg)), k.spec.name)
+	}
+	if kid != "" && k.kid != "" && kid != k.kid {
+		return nil, fmt.Errorf("%w: kid %q", ErrKeyNotFound, clip(kid))
+	}
+	return k.self, nil
+}
+
+// clip bounds attacker-controlled text quoted in error messages.
+func clip(s string) string {
+	if len(s) > 64 {
+		return s[:64] + "…"
+	}
+	return s
+}

@@ -1,0 +1,81 @@
+package signet
+
+import "fmt"
+
+// Keys is where verification finds its key: a single *Key or a *KeySet.
+// Select returns the candidate keys for input that names the key ID kid
+// (possibly empty) and the algorithm alg, or an error wrapping
+// ErrKeyNotFound or ErrAlgorithmMismatch.
+type Keys interface {
+	Select(kid string, alg Algorithm) ([]*Key, error)
+}
+
+// KeySet is an immutable set of verification keys, looked up by key ID and,
+// for input without a key ID, by algorithm. It is safe for concurrent use.
+type KeySet struct {
+	keys  []*Key
+	byKID map[string]*Key
+	byAlg map[Algorithm][]*Key // keys without a key ID, by algorithm
+}
+
+// NewKeySet makes a set of keys. Key IDs must be unique; keys without a key
+// ID are selected by algorithm alone.
+func NewKeySet(keys ...*Key) (*KeySet, error) {
+	s := &KeySet{byKID: make(map[string]*Key), byAlg: make(map[Algorithm][]*Key)}
+	for i, k := range keys {
+		if k == nil {
+			return nil, fmt.Errorf("signet: key set: key %d is nil", i)
+		}
+		if k.kid == "" {
+			s.byAlg[k.spec.name] = append(s.byAlg[k.spec.name], k)
+		} else {
+			if _, dup := s.byKID[k.kid]; dup {
+				return nil, fmt.Errorf("signet: key set: duplicate kid %q", k.kid)
+			}
+			s.byKID[k.kid] = k
+		}
+		s.keys = append(s.keys, k)
+	}
+	return s, nil
+}
+
+// Keys returns the keys of the set in the order they were given.
+func (s *KeySet) Keys() []*Key { return append([]*Key(nil), s.keys...) }
+
+// Len returns the number of keys in the set.
+func (s *KeySet) Len() int { return len(s.keys) }
+
+// Lookup returns the key with key ID kid.
+func (s *KeySet) Lookup(kid string) (*Key, bool) {
+	k, ok := s.byKID[kid]
+	return k, ok
+}
+
+// Select implements Keys. With a key ID, the key must exist and be bound to
+// alg. Without one, the candidates are the set's keys for alg that have no
+// key ID; if there are none, every key for alg.
+func (s *KeySet) Select(kid string, alg Algorithm) ([]*Key, error) {
+	if kid != "" {
+		k, ok := s.byKID[kid]
+		if !ok {
+			return nil, fmt.Errorf("%w: kid %q", ErrKeyNotFound, clip(kid))
+		}
+		if k.spec.name != alg {
+			return nil, fmt.Errorf("%w: input names %q, key %q is %s", ErrAlgorithmMismatch, clip(string(alg)), clip(kid), k.spec.name)
+		}
+		return k.self, nil
+	}
+	if c := s.byAlg[alg]; len(c) > 0 {
+		return c, nil
+	}
+	var c []*Key
+	for _, k := range s.keys {
+		if k.spec.name == alg {
+			c = append(c, k)
+		}
+	}
+	if len(c) == 0 {
+		return nil, fmt.Errorf("%w: no key for algorithm %q", ErrKeyNotFound, clip(string(alg)))
+	}
+	return c, nil
+}

@@ -1,0 +1,142 @@
+package signet
+
+import (
+	"crypto"
+	"crypto/ecdsa"
+	"crypto/ed25519"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/rsa"
+	"fmt"
+)
+
+// SignatureSize returns the size in bytes of the key's signatures.
+func (k *Key) SignatureSize() int {
+	if k.rsaPub != nil {
+		return k.rsaPub.Size()
+	}
+	return k.spec.sigSize
+}
+
+// Sign appends to dst the signature of msg under the key's algorithm, in the
+// JOSE encoding (RFC 7518): the MAC for HMAC, r‖s of fixed size for ECDSA,
+// the raw signature for RSA and Ed25519. The hash, where the algorithm has
+// one, is computed here. Signing with a public key fails with ErrKeyUsage.
+func (k *Key) Sign(dst, msg []byte) ([]byte, error) {
+	sp := k.spec
+	switch sp.family {
+	case famHMAC:
+		h := k.hmac.get()
+		h.Reset()
+		h.Write(msg)
+		dst = h.Sum(dst)
+		k.hmac.pool.Put(h)
+		return dst, nil
+	case famEd25519:
+		if k.edPri == nil {
+			return dst, k.noPrivate()
+		}
+		return append(dst, ed25519.Sign(k.edPri, msg)...), nil
+	}
+	var buf [64]byte
+	digest := hashInto(buf[:0], sp.hash, msg)
+	switch sp.family {
+	case famRSA, famPSS:
+		if k.rsaPri == nil {
+			return dst, k.noPrivate()
+		}
+		var sig []byte
+		var err error
+		if sp.family == famRSA {
+			sig, err = rsa.SignPKCS1v15(nil, k.rsaPri, sp.hash, digest)
+		} else {
+			sig, err = rsa.SignPSS(rand.Reader, k.rsaPri, sp.hash, digest, &rsa.PSSOptions{SaltLength: rsa.PSSSaltLengthEqualsHash})
+		}
+		if err != nil {
+			return dst, fmt.Errorf("signet: %s sign: %w", sp.name, err)
+		}
+		return append(dst, sig...), nil
+	default: // famECDSA
+		if k.ecPri == nil {
+			return dst, k.noPrivate()
+		}
+		der, err := ecdsa.SignASN1(rand.Reader, k.ecPri, digest)
+		if err != nil {
+			return dst, fmt.Errorf("signet: %s sign: %w", sp.name, err)
+		}
+		out, ok := derToRaw(dst, der, sp.sigSize/2)
+		if !ok {
+			return dst, fmt.Errorf("signet: %s sign: unexpected signature encoding", sp.name)
+		}
+		return out, nil
+	}
+}
+
+func (k *Key) noPrivate() error {
+	return fmt.Errorf("%w: %s key is public, cannot sign", ErrKeyUsage, k.spec.name)
+}
+
+// Verify checks sig over msg with the key's algorithm. A signature that does
+// not verify, or has the wrong size or encoding for the algorithm, returns
+// an error wrapping ErrSignatureInvalid. MAC comparison is constant-time.
+func (k *Key) Verify(msg, sig []byte) error {
+	sp := k.spec
+	switch sp.family {
+	case famHMAC:
+		var buf [64]byte
+		h := k.hmac.get()
+		h.Reset()
+		h.Write(msg)
+		mac := h.Sum(buf[:0])
+		k.hmac.pool.Put(h)
+		if !hmac.Equal(mac, sig) {
+			return errInvalid(sp)
+		}
+		return nil
+	case famEd25519:
+		if len(sig) != ed25519.SignatureSize || !ed25519.Verify(k.edPub, msg, sig) {
+			return errInvalid(sp)
+		}
+		return nil
+	}
+	var buf [64]byte
+	digest := hashInto(buf[:0], sp.hash, msg)
+	switch sp.family {
+	case famRSA:
+		if len(sig) != k.rsaPub.Size() || rsa.VerifyPKCS1v15(k.rsaPub, sp.hash, digest, sig) != nil {
+			return errInvalid(sp)
+		}
+	case famPSS:
+		if len(sig) != k.rsaPub.Size() || rsa.VerifyPSS(k.rsaPub, sp.hash, digest, sig, &rsa.PSSOptions{SaltLength: rsa.PSSSaltLengthEqualsHash}) != nil {
+			return errInvalid(sp)
+		}
+	default: // famECDSA
+		n := sp.sigSize / 2
+		if len(sig) != sp.sigSize || !scalarInRange(sig[:n], sp) || !scalarInRange(sig[n:], sp) {
+			return errInvalid(sp)
+		}
+		var der [3 + 2*(3+67)]byte
+		if !ecdsa.VerifyASN1(k.ecPub, digest, rawToDER(der[:0], sig[:n], sig[n:])) {
+			return errInvalid(sp)
+		}
+	}
+	return nil
+}
+
+func errInvalid(sp *spec) error {
+	return fmt.Errorf("%w (%s)", ErrSignatureInvalid, sp.name)
+}
+
+func hashInto(dst []byte, h crypto.Hash, msg []byte) []byte {
+	switch h {
+	case crypto.SHA256:
+		s := sha256Sum(msg)
+		return append(dst, s[:]...)
+	case crypto.SHA384:
+		s := sha384Sum(msg)
+		return append(dst, s[:]...)
+	default:
+		s := sha512Sum(msg)
+		return append(dst, s[:]...)
+	}
+}
