@@ -54,10 +54,12 @@ type spec struct {
 	sigSize int            // fixed signature size; 0 when it depends on the key (RSA)
 	minKey  int            // HMAC: minimum secret bytes
 	order   []byte         // ECDSA: the curve order n, big-endian, sigSize/2 bytes
+	invalid error          // ErrSignatureInvalid with the algorithm named, made once
 }
 
 func init() {
 	for i := range specs {
+		specs[i].invalid = fmt.Errorf("%w (%s)", ErrSignatureInvalid, specs[i].name)
 		if c := specs[i].curve; c != nil {
 			specs[i].order = c.Params().N.FillBytes(make([]byte, specs[i].sigSize/2))
 		}

@@ -10,6 +10,7 @@ import (
 	"crypto/subtle"
 	"fmt"
 	"hash"
+	"strings"
 	"sync"
 )
 
@@ -36,10 +37,17 @@ type Key struct {
 
 type hmacKey struct {
 	secret []byte
-	pool   sync.Pool // of hash.Hash keyed with secret
+	pool   sync.Pool // of *hmacState keyed with secret
 }
 
-func (h *hmacKey) get() hash.Hash { return h.pool.Get().(hash.Hash) }
+// hmacState is a keyed HMAC with room for one MAC, so that computing a MAC
+// for comparison does not allocate.
+type hmacState struct {
+	h   hash.Hash
+	sum [64]byte
+}
+
+func (h *hmacKey) get() *hmacState { return h.pool.Get().(*hmacState) }
 
 // GenerateKey makes a new random key for alg: a secret of the hash size for
 // HMAC, RSA-2048 for RS*/PS*, the algorithm's curve for ES*, Ed25519 for EdDSA.
@@ -103,7 +111,7 @@ func newKey(sp *spec, kid string, material any) (*Key, error) {
 		secret := append([]byte(nil), m...)
 		h := &hmacKey{secret: secret}
 		newHash := sp.hash.New
-		h.pool.New = func() any { return hmac.New(newHash, secret) }
+		h.pool.New = func() any { return &hmacState{h: hmac.New(newHash, secret)} }
 		k.hmac = h
 	case *rsa.PrivateKey:
 		if sp.family != famRSA && sp.family != famPSS {
@@ -325,10 +333,12 @@ func (k *Key) Select(kid string, alg Algorithm) ([]*Key, error) {
 	return k.self, nil
 }
 
-// clip bounds attacker-controlled text quoted in error messages.
+// clip bounds attacker-controlled text quoted in error messages. It copies,
+// so that the input (often a view of a caller's buffer) never escapes
+// through an error.
 func clip(s string) string {
 	if len(s) > 64 {
-		return s[:64] + "…"
+		return strings.Clone(s[:64]) + "…"
 	}
-	return s
+	return strings.Clone(s)
 }

@@ -26,11 +26,11 @@ func (k *Key) Sign(dst, msg []byte) ([]byte, error) {
 	sp := k.spec
 	switch sp.family {
 	case famHMAC:
-		h := k.hmac.get()
-		h.Reset()
-		h.Write(msg)
-		dst = h.Sum(dst)
-		k.hmac.pool.Put(h)
+		st := k.hmac.get()
+		st.h.Reset()
+		st.h.Write(msg)
+		dst = append(dst, st.h.Sum(st.sum[:0])...)
+		k.hmac.pool.Put(st)
 		return dst, nil
 	case famEd25519:
 		if k.edPri == nil {
@@ -83,13 +83,12 @@ func (k *Key) Verify(msg, sig []byte) error {
 	sp := k.spec
 	switch sp.family {
 	case famHMAC:
-		var buf [64]byte
-		h := k.hmac.get()
-		h.Reset()
-		h.Write(msg)
-		mac := h.Sum(buf[:0])
-		k.hmac.pool.Put(h)
-		if !hmac.Equal(mac, sig) {
+		st := k.hmac.get()
+		st.h.Reset()
+		st.h.Write(msg)
+		ok := hmac.Equal(st.h.Sum(st.sum[:0]), sig)
+		k.hmac.pool.Put(st)
+		if !ok {
 			return errInvalid(sp)
 		}
 		return nil
@@ -123,9 +122,8 @@ func (k *Key) Verify(msg, sig []byte) error {
 	return nil
 }
 
-func errInvalid(sp *spec) error {
-	return fmt.Errorf("%w (%s)", ErrSignatureInvalid, sp.name)
-}
+// errInvalid is made once per algorithm: rejecting a forgery formats nothing.
+func errInvalid(sp *spec) error { return sp.invalid }
 
 func hashInto(dst []byte, h crypto.Hash, msg []byte) []byte {
 	switch h {

@@ -1,0 +1,138 @@
+// Package b64 is strict unpadded base64url (RFC 4648 §5), the encoding of
+// JWS, PASETO and PASERK: no padding, no line breaks, no characters outside
+// the alphabet, and no non-zero trailing bits, so every byte string has
+// exactly one encoding. It encodes three bytes per table step and decodes
+// four characters per step, without allocating.
+package b64
+
+import (
+	"encoding/binary"
+	"errors"
+)
+
+// ErrInvalid reports input that is not strict unpadded base64url.
+var ErrInvalid = errors.New("not strict base64url")
+
+const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+
+// pairs maps 12 bits to their two characters; dec maps a character to its
+// 6 bits, or 0xFF outside the alphabet. Both are constant after init.
+var (
+	pairs [4096][2]byte
+	pair  [4096]uint16 // pairs as little-endian uint16, for 8-byte stores
+	dec   [256]byte
+)
+
+func init() {
+	for i := range pairs {
+		pairs[i] = [2]byte{alphabet[i>>6], alphabet[i&63]}
+		pair[i] = uint16(alphabet[i>>6]) | uint16(alphabet[i&63])<<8
+	}
+	for i := range dec {
+		dec[i] = 0xFF
+	}
+	for i := 0; i < len(alphabet); i++ {
+		dec[alphabet[i]] = byte(i)
+	}
+}
+
+// EncodedLen is the length of the encoding of n bytes.
+func EncodedLen(n int) int { return (n*8 + 5) / 6 }
+
+// DecodedLen is the length of the bytes that n characters decode to, when
+// n is a valid length (n mod 4 ≠ 1).
+func DecodedLen(n int) int { return n * 6 / 8 }
+
+// AppendEncode appends the encoding of src to dst.
+func AppendEncode(dst, src []byte) []byte {
+	n := EncodedLen(len(src))
+	start := len(dst)
+	if cap(dst)-start < n {
+		grown := make([]byte, start, start+n)
+		copy(grown, dst)
+		dst = grown
+	}
+	out := dst[start : start+n]
+	i, j := 0, 0
+	// Six bytes to eight characters per step, reading and writing 8 bytes.
+	for ; i+8 <= len(src) && j+8 <= len(out); i, j = i+6, j+8 {
+		v := binary.BigEndian.Uint64(src[i:])
+		x := uint64(pair[v>>52]) | uint64(pair[v>>40&0xFFF])<<16 | uint64(pair[v>>28&0xFFF])<<32 | uint64(pair[v>>16&0xFFF])<<48
+		binary.LittleEndian.PutUint64(out[j:], x)
+	}
+	for ; i+3 <= len(src); i, j = i+3, j+4 {
+		v := uint(src[i])<<16 | uint(src[i+1])<<8 | uint(src[i+2])
+		p, q := pairs[v>>12], pairs[v&0xFFF]
+		out[j], out[j+1], out[j+2], out[j+3] = p[0], p[1], q[0], q[1]
+	}
+	switch len(src) - i {
+	case 2:
+		v := uint(src[i])<<16 | uint(src[i+1])<<8
+		p := pairs[v>>12]
+		out[j], out[j+1], out[j+2] = p[0], p[1], alphabet[v>>6&63]
+	case 1:
+		p := pairs[uint(src[i])<<4]
+		out[j], out[j+1] = p[0], p[1]
+	}
+	return dst[:start+n]
+}
+
+// EncodeToString returns the encoding of src.
+func EncodeToString(src []byte) string { return string(AppendEncode(nil, src)) }
+
+// Decode decodes src into dst, which must have room for DecodedLen(len(src))
+// bytes, and returns the number of bytes written.
+func Decode(dst []byte, src string) (int, error) {
+	n := DecodedLen(len(src))
+	if len(src)%4 == 1 || len(dst) < n {
+		return 0, ErrInvalid
+	}
+	i, j := 0, 0
+	// Eight characters to six bytes per step, writing 8 bytes.
+	for ; i+8 <= len(src) && j+8 <= len(dst); i, j = i+8, j+6 {
+		s := src[i : i+8]
+		a, b, c, d := dec[s[0]], dec[s[1]], dec[s[2]], dec[s[3]]
+		e, f, g, h := dec[s[4]], dec[s[5]], dec[s[6]], dec[s[7]]
+		if (a|b|c|d|e|f|g|h)&0x80 != 0 {
+			return 0, ErrInvalid
+		}
+		v := uint64(a)<<58 | uint64(b)<<52 | uint64(c)<<46 | uint64(d)<<40 | uint64(e)<<34 | uint64(f)<<28 | uint64(g)<<22 | uint64(h)<<16
+		binary.BigEndian.PutUint64(dst[j:], v)
+	}
+	for ; i+4 <= len(src); i, j = i+4, j+3 {
+		a, b, c, d := dec[src[i]], dec[src[i+1]], dec[src[i+2]], dec[src[i+3]]
+		if (a|b|c|d)&0x80 != 0 {
+			return 0, ErrInvalid
+		}
+		v := uint(a)<<18 | uint(b)<<12 | uint(c)<<6 | uint(d)
+		dst[j], dst[j+1], dst[j+2] = byte(v>>16), byte(v>>8), byte(v)
+	}
+	switch len(src) - i {
+	case 3:
+		a, b, c := dec[src[i]], dec[src[i+1]], dec[src[i+2]]
+		if (a|b|c)&0x80 != 0 || c&3 != 0 {
+			return 0, ErrInvalid
+		}
+		v := uint(a)<<18 | uint(b)<<12 | uint(c)<<6
+		dst[j], dst[j+1] = byte(v>>16), byte(v>>8)
+	case 2:
+		a, b := dec[src[i]], dec[src[i+1]]
+		if (a|b)&0x80 != 0 || b&15 != 0 {
+			return 0, ErrInvalid
+		}
+		dst[j] = byte(uint(a)<<2 | uint(b)>>4)
+	}
+	return n, nil
+}
+
+// DecodeString returns the bytes src encodes.
+func DecodeString(src string) ([]byte, error) {
+	if len(src)%4 == 1 {
+		return nil, ErrInvalid
+	}
+	out := make([]byte, DecodedLen(len(src)))
+	if _, err := Decode(out, src); err != nil {
+		return nil, err
+	}
+	return out, nil
+}

@@ -1,0 +1,96 @@
+package b64
+
+import (
+	"bytes"
+	"encoding/base64"
+	"testing"
+)
+
+func TestMatchesStdlib(t *testing.T) {
+	std := base64.RawURLEncoding.Strict()
+	for n := 0; n < 70; n++ {
+		src := make([]byte, n)
+		for i := range src {
+			src[i] = byte(i*73 + n*31)
+		}
+		enc := EncodeToString(src)
+		if want := std.EncodeToString(src); enc != want {
+			t.Fatalf("n=%d: got %q want %q", n, enc, want)
+		}
+		got, err := DecodeString(enc)
+		if err != nil || !bytes.Equal(got, src) {
+			t.Fatalf("n=%d: decode %x %v", n, got, err)
+		}
+	}
+}
+
+func TestRejects(t *testing.T) {
+	for _, s := range []string{
+		"A", "AAAAA", "AB==", "AB=", "A\nBC", "AB+C", "AB/C", "AB C", "AB\x00C", "\xffAAA",
+		"AB", // non-zero trailing bits? "AB" = 000000 000001: low 4 bits of B non-zero
+		"AAB", // low 2 bits of B non-zero
+	} {
+		if _, err := DecodeString(s); err == nil {
+			t.Errorf("%q: accepted", s)
+		}
+	}
+	for _, s := range []string{"", "AA", "AAA", "AAAA", "_-_-", "AQ", "AAE"} {
+		if _, err := DecodeString(s); err != nil {
+			t.Errorf("%q: %v", s, err)
+		}
+	}
+}
+
+func FuzzDecode(f *testing.F) {
+	for _, s := range []string{"", "AA", "eyJhbGciOiJIUzI1NiJ9", "AB==", "A\nB", "____"} {
+		f.Add(s)
+	}
+	std := base64.RawURLEncoding.Strict()
+	f.Fuzz(func(t *testing.T, s string) {
+		got, err := DecodeString(s)
+		want, werr := std.DecodeString(s)
+		// The standard decoder skips CR and LF; strict decoding refuses them.
+		if bytes.ContainsAny([]byte(s), "\r\n") {
+			if err == nil {
+				t.Fatalf("%q: accepted a line break", s)
+			}
+			return
+		}
+		if (err == nil) != (werr == nil) {
+			t.Fatalf("%q: ours %v, stdlib %v", s, err, werr)
+		}
+		if err == nil && (!bytes.Equal(got, want) || EncodeToString(got) != s) {
+			t.Fatalf("%q: not canonical", s)
+		}
+	})
+}
+
+func BenchmarkEncode(b *testing.B) {
+	src := make([]byte, 200)
+	dst := make([]byte, 0, 300)
+	b.Run("signet", func(b *testing.B) {
+		for b.Loop() {
+			dst = AppendEncode(dst[:0], src)
+		}
+	})
+	b.Run("stdlib", func(b *testing.B) {
+		for b.Loop() {
+			dst = base64.RawURLEncoding.AppendEncode(dst[:0], src)
+		}
+	})
+}
+
+func BenchmarkDecode(b *testing.B) {
+	src := EncodeToString(make([]byte, 200))
+	dst := make([]byte, 200)
+	b.Run("signet", func(b *testing.B) {
+		for b.Loop() {
+			_, _ = Decode(dst, src)
+		}
+	})
+	b.Run("stdlib", func(b *testing.B) {
+		for b.Loop() {
+			_, _ = base64.RawURLEncoding.Strict().Decode(dst, []byte(src))
+		}
+	})
+}

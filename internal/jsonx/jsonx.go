@@ -1,0 +1,710 @@
+// Package jsonx is a strict, allocation-light JSON scanner for the small
+// objects of token formats (JOSE headers, JWT and PASETO claims, JWKs).
+//
+// It validates the whole text (RFC 8259 grammar, valid UTF-8, no lone
+// surrogates in escapes, nesting depth bounded) and rejects an object that
+// repeats a member name, at any depth, comparing names after unescaping. The
+// scanner works on strings and returns values as substrings of its input, so
+// a caller that owns an immutable buffer decodes without copying.
+package jsonx
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// Errors returned by the scanner; callers wrap them in their own sentinels.
+var (
+	ErrSyntax    = errors.New("invalid JSON")
+	ErrDuplicate = errors.New("duplicate member name")
+	ErrDepth     = errors.New("JSON nested too deeply")
+)
+
+// MaxDepth bounds the nesting of arrays and objects.
+const MaxDepth = 64
+
+// smallNames is how many member names an object is checked against by
+// linear scan before the scanner switches to a map.
+const smallNames = 16
+
+// scanner is the position in a text; the text itself is passed to each
+// method rather than kept here, so that state written through a pointer
+// never holds it (Go's escape analysis would otherwise move a caller's
+// stack buffer to the heap).
+type scanner struct {
+	i     int
+	depth int
+	esc   bool // the last string scanned had an escape
+}
+
+// Members iterates over the members of a JSON object without callbacks,
+// so that the caller's text never escapes through a function value:
+//
+//	m := jsonx.NewMembers(s)
+//	for m.Next(s) {
+//		use(m.Name(s), m.Value(s))
+//	}
+//	if err := m.Err(); err != nil { ... }
+//
+// The whole object is validated as it goes (RFC 8259, UTF-8, depth, no
+// duplicate names at any depth); Err reports the first problem, and text
+// after the object other than white space is an error.
+//
+// The iterator keeps positions, not the text, in its state, and every call
+// takes the text again: Go's escape analysis would otherwise move a
+// caller's stack buffer to the heap.
+type Members struct {
+	p       scanner
+	o       objectState
+	name    span
+	escName string // the unescaped name, a copy, when the name had escapes
+	value   span
+	err     error
+	done    bool
+}
+
+// span is the text s[a:b] of a scanner.
+type span struct{ a, b int }
+
+// NewMembers starts iterating over the object s.
+func NewMembers(s string) Members {
+	m := Members{p: scanner{}}
+	m.p.ws(s)
+	if m.p.i >= len(s) || s[m.p.i] != '{' {
+		m.err, m.done = ErrSyntax, true
+	}
+	return m
+}
+
+// Next advances to the next member; it returns false at the end of the
+// object or on error.
+func (m *Members) Next(s string) bool {
+	if m.done {
+		return false
+	}
+	name, value, ok, err := m.o.next(&m.p, s)
+	if err == nil && !ok {
+		m.p.ws(s)
+		if m.p.i != len(s) {
+			err = ErrSyntax
+		}
+	}
+	if err != nil || !ok {
+		m.err, m.done = err, true
+		return false
+	}
+	m.name, m.value, m.escName = name, value, ""
+	if m.p.esc {
+		m.escName = m.o.last
+	}
+	return true
+}
+
+// Name is the current member's name, unescaped.
+func (m *Members) Name(s string) string {
+	if m.escName != "" {
+		return m.escName
+	}
+	return s[m.name.a:m.name.b]
+}
+
+// Value is the raw JSON text of the current member's value.
+func (m *Members) Value(s string) string { return s[m.value.a:m.value.b] }
+
+// Err is the first error met, or nil.
+func (m *Members) Err() error { return m.err }
+
+// objectState walks one object and refuses duplicate names: names without
+// escapes are remembered as positions (up to smallNames, then in a map of
+// copies), names with escapes as unescaped copies.
+type objectState struct {
+	started bool
+	small   [smallNames]span
+	n       int
+	escaped []string
+	many    map[string]struct{}
+	last    string // the unescaped copy of the last escaped name
+}
+
+// next scans the next member of the object at p (p at '{' on the first
+// call). ok is false at the closing brace. name is the raw name without its
+// quotes; p.esc tells whether it had escapes.
+func (o *objectState) next(p *scanner, s string) (name, value span, ok bool, err error) {
+	if !o.started {
+		o.started = true
+		p.depth++
+		if p.depth > MaxDepth {
+			return span{}, span{}, false, ErrDepth
+		}
+		p.i++ // '{'
+		p.ws(s)
+		if p.i < len(s) && s[p.i] == '}' {
+			p.i++
+			p.depth--
+			return span{}, span{}, false, nil
+		}
+	} else {
+		p.ws(s)
+		if p.i >= len(s) {
+			return span{}, span{}, false, ErrSyntax
+		}
+		switch s[p.i] {
+		case ',':
+			p.i++
+		case '}':
+			p.i++
+			p.depth--
+			return span{}, span{}, false, nil
+		default:
+			return span{}, span{}, false, ErrSyntax
+		}
+	}
+	p.ws(s)
+	if p.i >= len(s) || s[p.i] != '"' {
+		return span{}, span{}, false, ErrSyntax
+	}
+	start := p.i
+	if err := p.str(s); err != nil {
+		return span{}, span{}, false, err
+	}
+	name = span{start + 1, p.i - 1}
+	esc := p.esc
+	if err := o.add(s, name, esc); err != nil {
+		return span{}, span{}, false, err
+	}
+	p.ws(s)
+	if p.i >= len(s) || s[p.i] != ':' {
+		return span{}, span{}, false, ErrSyntax
+	}
+	p.i++
+	p.ws(s)
+	vstart := p.i
+	if err := p.value(s); err != nil {
+		return span{}, span{}, false, err
+	}
+	p.esc = esc // value() may have scanned strings; keep the name's flag
+	return name, span{vstart, p.i}, true, nil
+}
+
+// add records a member name, refusing one seen before.
+func (o *objectState) add(s string, name span, esc bool) error {
+	if esc {
+		u, err := unquoteCopy(s[name.a-1 : name.b+1])
+		if err != nil {
+			return err
+		}
+		o.last = u
+		if o.seen(s, u) {
+			return ErrDuplicate
+		}
+		o.escaped = append(o.escaped, u)
+		return nil
+	}
+	n := s[name.a:name.b]
+	if o.seen(s, n) {
+		return ErrDuplicate
+	}
+	switch {
+	case o.many != nil:
+		o.many[strings.Clone(n)] = struct{}{}
+	case o.n < smallNames:
+		o.small[o.n] = name
+		o.n++
+	default:
+		o.many = make(map[string]struct{}, 2*smallNames)
+		for _, sp := range o.small {
+			o.many[strings.Clone(s[sp.a:sp.b])] = struct{}{}
+		}
+		o.many[strings.Clone(n)] = struct{}{}
+	}
+	return nil
+}
+
+func (o *objectState) seen(s string, n string) bool {
+	for _, sp := range o.small[:o.n] {
+		if s[sp.a:sp.b] == n {
+			return true
+		}
+	}
+	for _, e := range o.escaped {
+		if e == n {
+			return true
+		}
+	}
+	_, ok := o.many[n]
+	return ok
+}
+
+// Valid validates s as one JSON value with the rules of Members.
+func Valid(s string) error {
+	p := scanner{}
+	p.ws(s)
+	if err := p.value(s); err != nil {
+		return err
+	}
+	p.ws(s)
+	if p.i != len(s) {
+		return ErrSyntax
+	}
+	return nil
+}
+
+func (p *scanner) ws(s string) {
+	for p.i < len(s) {
+		switch s[p.i] {
+		case ' ', '\t', '\n', '\r':
+			p.i++
+		default:
+			return
+		}
+	}
+}
+
+// object validates the object starting at '{'.
+func (p *scanner) object(s string) error {
+	var o objectState
+	for {
+		_, _, ok, err := o.next(p, s)
+		if err != nil || !ok {
+			return err
+		}
+	}
+}
+
+func (p *scanner) array(s string) error {
+	p.depth++
+	if p.depth > MaxDepth {
+		return ErrDepth
+	}
+	p.i++ // '['
+	p.ws(s)
+	if p.i < len(s) && s[p.i] == ']' {
+		p.i++
+		p.depth--
+		return nil
+	}
+	for {
+		p.ws(s)
+		if err := p.value(s); err != nil {
+			return err
+		}
+		p.ws(s)
+		if p.i >= len(s) {
+			return ErrSyntax
+		}
+		switch s[p.i] {
+		case ',':
+			p.i++
+		case ']':
+			p.i++
+			p.depth--
+			return nil
+		default:
+			return ErrSyntax
+		}
+	}
+}
+
+func (p *scanner) value(s string) error {
+	if p.i >= len(s) {
+		return ErrSyntax
+	}
+	switch c := s[p.i]; {
+	case c == '{':
+		return p.object(s)
+	case c == '[':
+		return p.array(s)
+	case c == '"':
+		return p.str(s)
+	case c == '-' || (c >= '0' && c <= '9'):
+		return p.number(s)
+	case c == 't':
+		return p.lit(s, "true")
+	case c == 'f':
+		return p.lit(s, "false")
+	case c == 'n':
+		return p.lit(s, "null")
+	}
+	return ErrSyntax
+}
+
+func (p *scanner) lit(s, word string) error {
+	if len(s)-p.i < len(word) || s[p.i:p.i+len(word)] != word {
+		return ErrSyntax
+	}
+	p.i += len(word)
+	return nil
+}
+
+func (p *scanner) number(s string) error {
+	n := numberLen(s[p.i:])
+	if n == 0 {
+		return ErrSyntax
+	}
+	p.i += n
+	return nil
+}
+
+// numberLen returns the length of the JSON number at the start of s, or 0.
+func numberLen(s string) int {
+	i := 0
+	if i < len(s) && s[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(s) && s[i] == '0':
+		i++
+	case i < len(s) && s[i] >= '1' && s[i] <= '9':
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+	default:
+		return 0
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		d := i
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+		if i == d {
+			return 0
+		}
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		d := i
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+		if i == d {
+			return 0
+		}
+	}
+	return i
+}
+
+// plain marks the bytes a string may hold as they are: printable ASCII
+// other than the quote and the backslash.
+var plain = func() (t [256]bool) {
+	for c := 0x20; c < 0x80; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
+// str scans a string starting at '"', validating escapes and UTF-8.
+func (p *scanner) str(s string) error {
+	i := p.i + 1
+	ascii := true
+	p.esc = false
+	for i < len(s) {
+		for i < len(s) && plain[s[i]] {
+			i++
+		}
+		if i >= len(s) {
+			break
+		}
+		c := s[i]
+		switch {
+		case c == '"':
+			if !ascii && !utf8.ValidString(s[p.i+1:i]) {
+				return ErrSyntax
+			}
+			p.i = i + 1
+			return nil
+		case c == '\\':
+			n, ok := escapeLen(s[i:])
+			if !ok {
+				return ErrSyntax
+			}
+			p.esc = true
+			i += n
+		case c < 0x20:
+			return ErrSyntax
+		default:
+			if c >= utf8.RuneSelf {
+				ascii = false
+			}
+			i++
+		}
+	}
+	return ErrSyntax
+}
+
+// escapeLen validates the escape at the start of s (s[0] == '\\') and
+// returns its length. A \u escape of a high surrogate must be followed by a
+// \u escape of a low surrogate; lone surrogates are refused (RFC 7493).
+func escapeLen(s string) (int, bool) {
+	if len(s) < 2 {
+		return 0, false
+	}
+	switch s[1] {
+	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		return 2, true
+	case 'u':
+		r, ok := hex4(s[2:])
+		if !ok {
+			return 0, false
+		}
+		switch {
+		case r >= 0xD800 && r < 0xDC00:
+			if len(s) < 12 || s[6] != '\\' || s[7] != 'u' {
+				return 0, false
+			}
+			r2, ok := hex4(s[8:])
+			if !ok || r2 < 0xDC00 || r2 >= 0xE000 {
+				return 0, false
+			}
+			return 12, true
+		case r >= 0xDC00 && r < 0xE000:
+			return 0, false
+		}
+		return 6, true
+	}
+	return 0, false
+}
+
+func hex4(s string) (rune, bool) {
+	if len(s) < 4 {
+		return 0, false
+	}
+	var r rune
+	for i := 0; i < 4; i++ {
+		c := s[i]
+		switch {
+		case c >= '0' && c <= '9':
+			c -= '0'
+		case c >= 'a' && c <= 'f':
+			c = c - 'a' + 10
+		case c >= 'A' && c <= 'F':
+			c = c - 'A' + 10
+		default:
+			return 0, false
+		}
+		r = r<<4 | rune(c)
+	}
+	return r, true
+}
+
+// Unquote returns the value of the JSON string literal raw (with its
+// quotes). Without escapes it returns a substring of raw, without copying.
+func Unquote(raw string) (string, error) {
+	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
+		return "", ErrSyntax
+	}
+	body := raw[1 : len(raw)-1]
+	esc := strings.IndexByte(body, '\\')
+	if esc < 0 {
+		return body, nil
+	}
+	return unquoteCopy(raw)
+}
+
+// unquoteCopy is Unquote that always returns a new string.
+func unquoteCopy(raw string) (string, error) {
+	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
+		return "", ErrSyntax
+	}
+	body := raw[1 : len(raw)-1]
+	esc := strings.IndexByte(body, '\\')
+	if esc < 0 {
+		esc = len(body)
+	}
+	b := make([]byte, 0, len(body))
+	b = append(b, body[:esc]...)
+	for i := esc; i < len(body); {
+		c := body[i]
+		if c != '\\' {
+			b = append(b, c)
+			i++
+			continue
+		}
+		n, ok := escapeLen(body[i:])
+		if !ok {
+			return "", ErrSyntax
+		}
+		switch body[i+1] {
+		case '"', '\\', '/':
+			b = append(b, body[i+1])
+		case 'b':
+			b = append(b, '\b')
+		case 'f':
+			b = append(b, '\f')
+		case 'n':
+			b = append(b, '\n')
+		case 'r':
+			b = append(b, '\r')
+		case 't':
+			b = append(b, '\t')
+		case 'u':
+			r, _ := hex4(body[i+2:])
+			if n == 12 {
+				r2, _ := hex4(body[i+8:])
+				r = utf16.DecodeRune(r, r2)
+			}
+			b = utf8.AppendRune(b, r)
+		}
+		i += n
+	}
+	return string(b), nil
+}
+
+// Elements iterates over the elements of a JSON array, as Members does
+// over an object's members. The array is validated as it goes.
+type Elements struct {
+	p       scanner
+	started bool
+	value   span
+	err     error
+	done    bool
+}
+
+// NewElements starts iterating over the array raw.
+func NewElements(s string) Elements {
+	e := Elements{p: scanner{}}
+	e.p.ws(s)
+	if e.p.i >= len(s) || s[e.p.i] != '[' {
+		e.err, e.done = ErrSyntax, true
+	}
+	return e
+}
+
+// Next advances to the next element; false at the end or on error.
+func (e *Elements) Next(s string) bool {
+	if e.done {
+		return false
+	}
+	p := &e.p
+	if !e.started {
+		e.started = true
+		p.i++ // '['
+		p.depth++
+		p.ws(s)
+		if p.i < len(s) && s[p.i] == ']' {
+			p.i++
+			e.done = true
+			return false
+		}
+	} else {
+		p.ws(s)
+		switch {
+		case p.i >= len(s):
+			e.err, e.done = ErrSyntax, true
+			return false
+		case s[p.i] == ',':
+			p.i++
+		case s[p.i] == ']':
+			p.i++
+			e.done = true
+			return false
+		default:
+			e.err, e.done = ErrSyntax, true
+			return false
+		}
+	}
+	p.ws(s)
+	start := p.i
+	if err := p.value(s); err != nil {
+		e.err, e.done = err, true
+		return false
+	}
+	e.value = span{start, p.i}
+	return true
+}
+
+// Value is the raw JSON text of the current element.
+func (e *Elements) Value(s string) string { return s[e.value.a:e.value.b] }
+
+// Err is the first error met, or nil.
+func (e *Elements) Err() error { return e.err }
+
+// Int parses the JSON number raw as seconds: integers exactly, numbers with
+// a fraction or exponent truncated toward zero. Values beyond ±2^53 (where
+// JSON numbers stop being exact in most implementations) are refused.
+func Int(raw string) (int64, error) {
+	if numberLen(raw) != len(raw) || raw == "" {
+		return 0, ErrSyntax
+	}
+	const limit = 1 << 53
+	neg := raw[0] == '-'
+	digits := raw
+	if neg {
+		digits = raw[1:]
+	}
+	var v int64
+	plain := true
+	for i := 0; i < len(digits); i++ {
+		c := digits[i]
+		if c < '0' || c > '9' {
+			plain = false
+			break
+		}
+		v = v*10 + int64(c-'0')
+		if v > limit {
+			return 0, ErrSyntax
+		}
+	}
+	if plain {
+		if neg {
+			v = -v
+		}
+		return v, nil
+	}
+	f, err := strconv.ParseFloat(raw, 64)
+	if err != nil || f > limit || f < -limit {
+		return 0, ErrSyntax
+	}
+	return int64(f), nil
+}
+
+// AppendString appends s as a JSON string literal. Quotes, backslashes and
+// control characters are escaped; invalid UTF-8 becomes U+FFFD, as
+// encoding/json does.
+func AppendString(dst []byte, s string) []byte {
+	const hexd = "0123456789abcdef"
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			dst = append(dst, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				dst = append(dst, '\\', c)
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			default:
+				dst = append(dst, '\\', 'u', '0', '0', hexd[c>>4], hexd[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, "\ufffd"...)
+			i++
+			start = i
+			continue
+		}
+		i += size
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}

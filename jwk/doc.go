@@ -1,0 +1,64 @@
+// Package jwk reads and writes signet keys as JSON Web Keys (RFC 7517,
+// RFC 7518 §6, RFC 8037) and JWK Sets, and computes RFC 7638 thumbprints.
+//
+// A JWK is an encoding of a signet.Key, not a key type of its own: what
+// comes out of this package is a *signet.Key or a *signet.KeySet, bound to
+// one algorithm like every signet key.
+//
+// # Reading keys
+//
+// A JWK says its algorithm in "alg"; ParseKey binds the key to it:
+//
+//	key, err := jwk.ParseKey(data) // {"kty":"EC","crv":"P-256","alg":"ES256",...}
+//
+// A JWK without "alg" does not say how it is to be used, and an RSA key fits
+// six algorithms. ParseKey refuses it; the caller states the algorithm with
+// ParseKeyFor, where it is visible in review:
+//
+//	key, err := jwk.ParseKeyFor(data, signet.PS256)
+//
+// ParseKeyFor also pins keys that do have "alg": a JWK naming another
+// algorithm fails with signet.ErrAlgorithmMismatch.
+//
+// # Verifying with a published key set
+//
+// ParseSet reads {"keys":[...]} into a *signet.KeySet, which selects the key
+// by the token's "kid" and checks the token's "alg" against the key's:
+//
+//	keys, err := jwk.ParseSet(body) // e.g. fetched from an issuer's jwks_uri
+//
+// Encryption keys, key types signet does not sign with and keys without
+// "alg" are skipped, so a mixed set reads fine; a broken signing key fails
+// the whole set. Fetching is the caller's job: this package never touches the
+// network, and a token cannot make it.
+//
+// # Writing keys
+//
+//	priv, _ := signet.GenerateKeyWithID(signet.EdDSA, "2025-01")
+//	secret, err := jwk.Marshal(priv)      // private JWK: store it like a password
+//	public, err := jwk.MarshalPublic(priv) // public JWK: safe to share
+//	set, err := jwk.MarshalSet(priv, old)  // public JWK Set, for /.well-known/jwks.json
+//
+// Output always carries "kty", "use":"sig", "alg" and "kid" (when the key
+// has one), so that ParseKey and ParseSet, here or elsewhere, read it back
+// bound to the same algorithm. Member order is fixed: equal keys encode to
+// equal bytes.
+//
+// Thumbprint gives a key a stable identifier derived from its public
+// members alone, handy as a key ID:
+//
+//	tp, err := jwk.Thumbprint(priv)
+//	priv = priv.WithKeyID(tp)
+//
+// # Strictness
+//
+// Input is untrusted and read strictly: at most MaxKeySize bytes per key and
+// MaxSetSize bytes and MaxSetKeys keys per set; valid UTF-8 JSON with no
+// member name repeated (encoding/json would silently keep the last); base64url
+// without padding or line breaks; EC coordinates and private scalars of
+// exactly the curve's size; points on their curve; RSA private keys whose
+// parameters agree; "use" only "sig" and "key_ops" only "sign"/"verify".
+// Weak keys are refused as by signet.NewKey. Every failure wraps one of
+// signet's sentinel errors (ErrTooLarge, ErrMalformed, ErrUnsupported,
+// ErrAlgorithmMismatch, ErrKeyUsage, ErrWeakKey); match it with errors.Is.
+package jwk

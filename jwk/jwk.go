@@ -1,0 +1,658 @@
+package jwk
+
+import (
+	"bytes"
+	"crypto/ecdsa"
+	"crypto/ed25519"
+	"crypto/elliptic"
+	"crypto/rsa"
+	"crypto/subtle"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/big"
+	"unicode/utf8"
+
+	"github.com/signet-go/signet"
+)
+
+// MaxKeySize is the largest JWK ParseKey reads, and the largest single key
+// ParseSet reads inside a set. An RSA-16384 private key fits several times.
+const MaxKeySize = 64 << 10
+
+// maxDepth bounds JSON nesting. A JWK is flat; only unknown members and
+// "oth" nest at all.
+const maxDepth = 32
+
+// ParseKey reads one JSON Web Key (RFC 7517) and returns it as a signet key
+// bound to the algorithm named by the JWK's "alg" member. A JWK without
+// "alg" is refused (ErrUnsupported): read it with ParseKeyFor, which makes
+// the caller state the algorithm.
+//
+// Supported key types: "oct" (HS256/384/512), "RSA" (RS* and PS*), "EC"
+// with "P-256", "P-384", "P-521" (ES256, ES384, ES512) and "OKP" with
+// "Ed25519" (EdDSA, RFC 8037). The result can sign when the JWK holds the
+// private members ("k", "d"), otherwise it can only verify. "kid" becomes
+// the key ID. Members signet does not use ("x5c", "x5t", "x5u", "ext",
+// extensions) are ignored, and certificates are not checked.
+//
+// Parsing is strict. Errors wrap, from package signet:
+//   - ErrTooLarge: more than MaxKeySize bytes;
+//   - ErrMalformed: not a JSON object, invalid UTF-8, a repeated member
+//     name, a member of the wrong JSON type, base64url with padding or
+//     stray characters, a coordinate of the wrong length for its curve,
+//     partial RSA private parameters;
+//   - ErrUnsupported: an unknown "kty", "alg" or "crv", no algorithm,
+//     multi-prime RSA ("oth"), an RSA private key without its primes;
+//   - ErrAlgorithmMismatch: "alg" does not fit "kty" or "crv";
+//   - ErrKeyUsage: "use" other than "sig", "key_ops" other than
+//     "sign" and "verify";
+//   - ErrWeakKey: material signet.NewKey refuses (short HMAC secret, RSA
+//     below 2048 bits, EC point off its curve), or private members that do
+//     not match the public ones.
+func ParseKey(data []byte) (*signet.Key, error) {
+	return ParseKeyFor(data, "")
+}
+
+// ParseKeyFor is ParseKey for a JWK whose algorithm the caller knows: the
+// key is bound to alg. If the JWK has an "alg" member too, it must name alg
+// (ErrAlgorithmMismatch otherwise). With alg "" it is ParseKey.
+func ParseKeyFor(data []byte, alg signet.Algorithm) (*signet.Key, error) {
+	if len(data) > MaxKeySize {
+		return nil, fmt.Errorf("%w: JWK is %d bytes, limit %d", signet.ErrTooLarge, len(data), MaxKeySize)
+	}
+	m, err := decodeObject(data)
+	if err != nil {
+		return nil, err
+	}
+	return parseMembers(m, alg)
+}
+
+// members is a JWK object: member name to raw JSON value. Names are exact
+// (encoding/json's struct decoding would match them case-insensitively).
+type members map[string]json.RawMessage
+
+// decodeObject parses a JSON object strictly: valid UTF-8, no member name
+// repeated at any depth, nesting bounded, nothing after the object.
+func decodeObject(data []byte) (members, error) {
+	if err := checkJSON(data); err != nil {
+		return nil, err
+	}
+	if t := firstByte(data); t != '{' {
+		return nil, fmt.Errorf("%w: JWK is not a JSON object", signet.ErrMalformed)
+	}
+	var m members
+	if err := json.Unmarshal(data, &m); err != nil {
+		return nil, fmt.Errorf("%w: JWK: %v", signet.ErrMalformed, err)
+	}
+	return m, nil
+}
+
+func firstByte(b []byte) byte {
+	b = bytes.TrimLeft(b, " \t\r\n")
+	if len(b) == 0 {
+		return 0
+	}
+	return b[0]
+}
+
+// checkJSON walks the whole text token by token, because encoding/json
+// accepts repeated member names and keeps the last one: a parser that
+// keeps the first would then see another key than this one.
+func checkJSON(data []byte) error {
+	if !utf8.Valid(data) {
+		return fmt.Errorf("%w: JSON is not valid UTF-8", signet.ErrMalformed)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	if err := walkJSON(dec, 0); err != nil {
+		return err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return fmt.Errorf("%w: data after the JSON value", signet.ErrMalformed)
+	}
+	return nil
+}
+
+func walkJSON(dec *json.Decoder, depth int) error {
+	tok, err := dec.Token()
+	if err != nil {
+		return fmt.Errorf("%w: JSON: %v", signet.ErrMalformed, err)
+	}
+	d, ok := tok.(json.Delim)
+	if !ok {
+		return nil
+	}
+	if depth >= maxDepth {
+		return fmt.Errorf("%w: JSON nested deeper than %d", signet.ErrMalformed, maxDepth)
+	}
+	var seen map[string]bool
+	if d == '{' {
+		seen = make(map[string]bool)
+	}
+	for dec.More() {
+		if seen != nil {
+			tok, err := dec.Token()
+			if err != nil {
+				return fmt.Errorf("%w: JSON: %v", signet.ErrMalformed, err)
+			}
+			name, ok := tok.(string)
+			if !ok {
+				return fmt.Errorf("%w: JSON: object member name is not a string", signet.ErrMalformed)
+			}
+			if seen[name] {
+				return fmt.Errorf("%w: duplicate member %q", signet.ErrMalformed, clip(name))
+			}
+			seen[name] = true
+		}
+		if err := walkJSON(dec, depth+1); err != nil {
+			return err
+		}
+	}
+	if _, err := dec.Token(); err != nil { // the closing delimiter
+		return fmt.Errorf("%w: JSON: %v", signet.ErrMalformed, err)
+	}
+	return nil
+}
+
+// str returns the string member name, and whether it is present. A present
+// member that is not a JSON string (null included) is malformed.
+func (m members) str(name string) (string, bool, error) {
+	raw, ok := m[name]
+	if !ok {
+		return "", false, nil
+	}
+	var s string
+	if len(raw) == 0 || raw[0] != '"' {
+		return "", true, fmt.Errorf("%w: member %q is not a string", signet.ErrMalformed, name)
+	}
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return "", true, fmt.Errorf("%w: member %q: %v", signet.ErrMalformed, name, err)
+	}
+	return s, true, nil
+}
+
+// need returns the string member name, which must be present.
+func (m members) need(name string) (string, error) {
+	s, ok, err := m.str(name)
+	if err == nil && !ok {
+		err = fmt.Errorf("%w: missing member %q", signet.ErrMalformed, name)
+	}
+	return s, err
+}
+
+// bytes returns the base64url-decoded member name, which must be present.
+func (m members) bytes(name string) ([]byte, error) {
+	s, err := m.need(name)
+	if err != nil {
+		return nil, err
+	}
+	b, err := decodeB64(s)
+	if err != nil {
+		return nil, fmt.Errorf("%w: member %q: %v", signet.ErrMalformed, name, err)
+	}
+	return b, nil
+}
+
+// fixed returns the base64url-decoded member name, which must be present
+// and exactly size bytes long.
+func (m members) fixed(name string, size int) ([]byte, error) {
+	b, err := m.bytes(name)
+	if err != nil {
+		return nil, err
+	}
+	if len(b) != size {
+		return nil, fmt.Errorf("%w: member %q is %d bytes, must be %d", signet.ErrMalformed, name, len(b), size)
+	}
+	return b, nil
+}
+
+// uint returns the Base64urlUInt member name (RFC 7518 §2), which must be
+// present. The minimal big-endian form is required, with one exception
+// that RFC 7518 §6.3.1.1 itself warns of: a single zero octet ahead of a
+// value whose top bit is set (a two's complement sign octet, written by
+// Java's BigInteger and others). The value is the same either way.
+func (m members) uint(name string) ([]byte, error) {
+	b, err := m.bytes(name)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case len(b) == 0:
+		return nil, fmt.Errorf("%w: member %q is empty", signet.ErrMalformed, name)
+	case len(b) > 1 && b[0] == 0 && b[1]&0x80 != 0:
+		return b[1:], nil
+	case len(b) > 1 && b[0] == 0:
+		return nil, fmt.Errorf("%w: member %q has leading zero octets", signet.ErrMalformed, name)
+	}
+	return b, nil
+}
+
+var b64 = base64.RawURLEncoding.Strict()
+
+// decodeB64 decodes unpadded base64url (RFC 7515 §2). Padding, whitespace
+// and line breaks (which encoding/base64 would skip) are refused, as are
+// non-zero trailing bits.
+func decodeB64(s string) ([]byte, error) {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '-' || c == '_') {
+			if c == '=' {
+				return nil, errors.New("base64url padding is not allowed")
+			}
+			return nil, fmt.Errorf("invalid base64url character at offset %d", i)
+		}
+	}
+	return b64.DecodeString(s)
+}
+
+func encodeB64(b []byte) string { return base64.RawURLEncoding.EncodeToString(b) }
+
+// kind is what a JWK for an algorithm looks like.
+type kind struct {
+	kty   string
+	crv   string         // EC and OKP
+	curve elliptic.Curve // EC
+	size  int            // EC: coordinate and scalar size in bytes
+}
+
+func kindOf(alg signet.Algorithm) (kind, bool) {
+	switch alg {
+	case signet.HS256, signet.HS384, signet.HS512:
+		return kind{kty: "oct"}, true
+	case signet.RS256, signet.RS384, signet.RS512, signet.PS256, signet.PS384, signet.PS512:
+		return kind{kty: "RSA"}, true
+	case signet.ES256:
+		return kind{kty: "EC", crv: "P-256", curve: elliptic.P256(), size: 32}, true
+	case signet.ES384:
+		return kind{kty: "EC", crv: "P-384", curve: elliptic.P384(), size: 48}, true
+	case signet.ES512:
+		return kind{kty: "EC", crv: "P-521", curve: elliptic.P521(), size: 66}, true
+	case signet.EdDSA:
+		return kind{kty: "OKP", crv: "Ed25519"}, true
+	}
+	return kind{}, false
+}
+
+func parseMembers(m members, alg signet.Algorithm) (*signet.Key, error) {
+	kty, err := m.need("kty")
+	if err != nil {
+		return nil, err
+	}
+	switch kty {
+	case "oct", "RSA", "EC", "OKP":
+	default:
+		return nil, fmt.Errorf("%w: JWK key type %q", signet.ErrUnsupported, clip(kty))
+	}
+	if err := checkUsage(m); err != nil {
+		return nil, err
+	}
+	kid, _, err := m.str("kid")
+	if err != nil {
+		return nil, err
+	}
+	named, hasAlg, err := m.str("alg")
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case alg == "" && !hasAlg:
+		return nil, fmt.Errorf("%w: JWK has no \"alg\"; the algorithm must be given (ParseKeyFor)", signet.ErrUnsupported)
+	case alg == "":
+		alg = signet.Algorithm(named)
+	case hasAlg && named != string(alg):
+		return nil, fmt.Errorf("%w: JWK \"alg\" is %q, expected %s", signet.ErrAlgorithmMismatch, clip(named), alg)
+	}
+	if _, err := signet.ParseAlgorithm(string(alg)); err != nil {
+		return nil, err
+	}
+	want, ok := kindOf(alg)
+	if !ok {
+		return nil, fmt.Errorf("%w: algorithm %s has no JWK form", signet.ErrUnsupported, alg)
+	}
+
+	var material any
+	switch kty {
+	case "oct":
+		material, err = parseOct(m, alg, want)
+	case "RSA":
+		return parseRSA(m, alg, want, kid)
+	case "EC":
+		material, err = parseEC(m, alg, want)
+	case "OKP":
+		material, err = parseOKP(m, alg, want)
+	}
+	if err != nil {
+		return nil, err
+	}
+	k, err := signet.NewKey(alg, material)
+	if err != nil {
+		return nil, err
+	}
+	return k.WithKeyID(kid), nil
+}
+
+// checkUsage enforces "use" (RFC 7517 §4.2) and "key_ops" (§4.3): a key
+// marked for anything but signatures is not one.
+func checkUsage(m members) error {
+	use, ok, err := m.str("use")
+	if err != nil {
+		return err
+	}
+	if ok && use != "sig" {
+		return fmt.Errorf("%w: JWK \"use\" is %q, not \"sig\"", signet.ErrKeyUsage, clip(use))
+	}
+	raw, ok := m["key_ops"]
+	if !ok {
+		return nil
+	}
+	var ops []string
+	if len(raw) == 0 || raw[0] != '[' || json.Unmarshal(raw, &ops) != nil {
+		return fmt.Errorf("%w: \"key_ops\" is not an array of strings", signet.ErrMalformed)
+	}
+	seen := make(map[string]bool, len(ops))
+	for _, op := range ops {
+		if seen[op] {
+			return fmt.Errorf("%w: \"key_ops\" repeats %q", signet.ErrMalformed, clip(op))
+		}
+		seen[op] = true
+		if op != "sign" && op != "verify" {
+			return fmt.Errorf("%w: JWK \"key_ops\" allows %q", signet.ErrKeyUsage, clip(op))
+		}
+	}
+	return nil
+}
+
+func mismatch(kty string, alg signet.Algorithm) error {
+	return fmt.Errorf("%w: JWK key type %q cannot be a %s key", signet.ErrAlgorithmMismatch, kty, alg)
+}
+
+func parseOct(m members, alg signet.Algorithm, want kind) (any, error) {
+	if want.kty != "oct" {
+		return nil, mismatch("oct", alg)
+	}
+	return m.bytes("k")
+}
+
+// curveKind checks "crv" against the algorithm: a curve signet does not
+// know is unsupported, a known one for another algorithm a mismatch.
+func curveKind(m members, kty string, alg signet.Algorithm, want kind, known ...string) error {
+	crv, err := m.need("crv")
+	if err != nil {
+		return err
+	}
+	isKnown := false
+	for _, c := range known {
+		isKnown = isKnown || crv == c
+	}
+	if !isKnown {
+		return fmt.Errorf("%w: JWK %s curve %q", signet.ErrUnsupported, kty, clip(crv))
+	}
+	if want.kty != kty || want.crv != crv {
+		return fmt.Errorf("%w: JWK %s key on %q cannot be a %s key", signet.ErrAlgorithmMismatch, kty, crv, alg)
+	}
+	return nil
+}
+
+func parseEC(m members, alg signet.Algorithm, want kind) (any, error) {
+	if err := curveKind(m, "EC", alg, want, "P-256", "P-384", "P-521"); err != nil {
+		return nil, err
+	}
+	x, err := m.fixed("x", want.size)
+	if err != nil {
+		return nil, err
+	}
+	y, err := m.fixed("y", want.size)
+	if err != nil {
+		return nil, err
+	}
+	point := append(append([]byte{4}, x...), y...)
+	pub, err := ecdsa.ParseUncompressedPublicKey(want.curve, point)
+	if err != nil {
+		return nil, fmt.Errorf("%w: JWK %s point: %v", signet.ErrWeakKey, want.crv, err)
+	}
+	if _, ok := m["d"]; !ok {
+		return pub, nil
+	}
+	d, err := m.fixed("d", want.size)
+	if err != nil {
+		return nil, err
+	}
+	priv, err := ecdsa.ParseRawPrivateKey(want.curve, d)
+	if err != nil {
+		return nil, fmt.Errorf("%w: JWK %s private scalar: %v", signet.ErrWeakKey, want.crv, err)
+	}
+	if !priv.PublicKey.Equal(pub) {
+		return nil, fmt.Errorf("%w: JWK %s \"d\" does not match \"x\" and \"y\"", signet.ErrWeakKey, want.crv)
+	}
+	return priv, nil
+}
+
+func parseOKP(m members, alg signet.Algorithm, want kind) (any, error) {
+	if err := curveKind(m, "OKP", alg, want, "Ed25519"); err != nil {
+		return nil, err
+	}
+	x, err := m.fixed("x", ed25519.PublicKeySize)
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := m["d"]; !ok {
+		return ed25519.PublicKey(x), nil
+	}
+	seed, err := m.fixed("d", ed25519.SeedSize)
+	if err != nil {
+		return nil, err
+	}
+	priv := ed25519.NewKeyFromSeed(seed)
+	if !bytes.Equal(priv[ed25519.SeedSize:], x) {
+		return nil, fmt.Errorf("%w: JWK Ed25519 \"d\" does not match \"x\"", signet.ErrWeakKey)
+	}
+	return priv, nil
+}
+
+// maxExponentBytes bounds the RSA public exponent: it must fit an int32.
+const maxExponentBytes = 4
+
+func parseRSA(m members, alg signet.Algorithm, want kind, kid string) (*signet.Key, error) {
+	if want.kty != "RSA" {
+		return nil, mismatch("RSA", alg)
+	}
+	if _, ok := m["oth"]; ok {
+		return nil, fmt.Errorf("%w: multi-prime RSA JWK (\"oth\")", signet.ErrUnsupported)
+	}
+	n, err := m.uint("n")
+	if err != nil {
+		return nil, err
+	}
+	eb, err := m.uint("e")
+	if err != nil {
+		return nil, err
+	}
+	if len(eb) > maxExponentBytes || len(eb) == maxExponentBytes && eb[0]&0x80 != 0 {
+		return nil, fmt.Errorf("%w: RSA public exponent is too large", signet.ErrWeakKey)
+	}
+	e := 0
+	for _, c := range eb {
+		e = e<<8 | int(c)
+	}
+	pub := rsa.PublicKey{N: new(big.Int).SetBytes(n), E: e}
+
+	// RFC 7518 §6.3.2: "d" makes the key private; p, q, dp, dq, qi should
+	// come with it and, if any does, all must.
+	_, hasD := m["d"]
+	var present []string
+	for _, name := range []string{"p", "q", "dp", "dq", "qi"} {
+		if _, ok := m[name]; ok {
+			present = append(present, name)
+		}
+	}
+	switch {
+	case !hasD && len(present) > 0:
+		return nil, fmt.Errorf("%w: RSA JWK has %q but no \"d\"", signet.ErrMalformed, present[0])
+	case !hasD:
+		k, err := signet.NewKey(alg, &pub)
+		if err != nil {
+			return nil, err
+		}
+		return k.WithKeyID(kid), nil
+	case len(present) == 0:
+		return nil, fmt.Errorf("%w: RSA private JWK without the primes \"p\" and \"q\"", signet.ErrUnsupported)
+	case len(present) != 5 && !(len(present) == 2 && present[0] == "p" && present[1] == "q"):
+		// Either p and q alone (the CRT values are then computed) or all five.
+		return nil, fmt.Errorf("%w: RSA private JWK has some of p, q, dp, dq, qi but not all", signet.ErrMalformed)
+	}
+	var ints [6][]byte
+	for i, name := range []string{"d", "p", "q", "dp", "dq", "qi"} {
+		if i > 2 && len(present) == 2 {
+			break
+		}
+		if ints[i], err = m.uint(name); err != nil {
+			return nil, err
+		}
+	}
+	priv := &rsa.PrivateKey{
+		PublicKey: pub,
+		D:         new(big.Int).SetBytes(ints[0]),
+		Primes:    []*big.Int{new(big.Int).SetBytes(ints[1]), new(big.Int).SetBytes(ints[2])},
+	}
+	// NewKey validates n = pq and e·d ≡ 1 mod p-1, q-1 and computes the CRT
+	// values from d, p and q; the JWK's own, if given, must equal them.
+	k, err := signet.NewKey(alg, priv)
+	if err != nil {
+		return nil, err
+	}
+	if len(present) == 5 {
+		pc := priv.Precomputed
+		if pc.Dp == nil || pc.Dq == nil || pc.Qinv == nil ||
+			subtle.ConstantTimeCompare(pc.Dp.Bytes(), ints[3])&
+				subtle.ConstantTimeCompare(pc.Dq.Bytes(), ints[4])&
+				subtle.ConstantTimeCompare(pc.Qinv.Bytes(), ints[5]) != 1 {
+			return nil, fmt.Errorf("%w: RSA JWK \"dp\", \"dq\" or \"qi\" is inconsistent with the key", signet.ErrWeakKey)
+		}
+	}
+	return k.WithKeyID(kid), nil
+}
+
+// clip bounds input quoted in error messages.
+func clip(s string) string {
+	if len(s) > 64 {
+		return s[:64] + "…"
+	}
+	return s
+}
+
+// jsonKey is a JWK as written, members in a fixed order.
+type jsonKey struct {
+	Kty string `json:"kty"`
+	Kid string `json:"kid,omitempty"`
+	Use string `json:"use,omitempty"`
+	Alg string `json:"alg,omitempty"`
+	Crv string `json:"crv,omitempty"`
+	X   string `json:"x,omitempty"`
+	Y   string `json:"y,omitempty"`
+	N   string `json:"n,omitempty"`
+	E   string `json:"e,omitempty"`
+	K   string `json:"k,omitempty"`
+	D   string `json:"d,omitempty"`
+	P   string `json:"p,omitempty"`
+	Q   string `json:"q,omitempty"`
+	DP  string `json:"dp,omitempty"`
+	DQ  string `json:"dq,omitempty"`
+	QI  string `json:"qi,omitempty"`
+}
+
+// Marshal writes k as a JWK, as it is: with its private members ("d", or
+// "k" for HMAC) when k can sign, so the output is secret for such keys. Use
+// MarshalPublic for what may be published. The members are "kty", "kid"
+// (when set), "use":"sig", "alg" and the key's own, always in that order.
+func Marshal(k *signet.Key) ([]byte, error) {
+	jk, err := toJSON(k, true)
+	if err != nil {
+		return nil, err
+	}
+	return encodeJSON(jk)
+}
+
+// MarshalPublic writes the public half of k as a JWK. An HMAC key has no
+// public half: the error wraps signet.ErrKeyUsage.
+func MarshalPublic(k *signet.Key) ([]byte, error) {
+	jk, err := toJSON(k, false)
+	if err != nil {
+		return nil, err
+	}
+	return encodeJSON(jk)
+}
+
+func encodeJSON(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, fmt.Errorf("jwk: encode: %w", err)
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
+// toJSON lays out k's members; private ones only when private is set.
+func toJSON(k *signet.Key, private bool) (*jsonKey, error) {
+	if k == nil {
+		return nil, fmt.Errorf("%w: nil key", signet.ErrKeyUsage)
+	}
+	if !private && k.Symmetric() {
+		return nil, fmt.Errorf("%w: %s secret has no public half", signet.ErrKeyUsage, k.Algorithm())
+	}
+	alg := k.Algorithm()
+	want, ok := kindOf(alg)
+	if !ok {
+		return nil, fmt.Errorf("%w: algorithm %s has no JWK form", signet.ErrUnsupported, alg)
+	}
+	jk := &jsonKey{Kty: want.kty, Kid: k.KeyID(), Use: "sig", Alg: string(alg), Crv: want.crv}
+	private = private && k.CanSign()
+	switch m := k.Material().(type) {
+	case []byte:
+		jk.K = encodeB64(m)
+	case *rsa.PrivateKey, *rsa.PublicKey:
+		pub := k.PublicMaterial().(*rsa.PublicKey)
+		jk.N = encodeB64(pub.N.Bytes())
+		jk.E = encodeB64(big.NewInt(int64(pub.E)).Bytes())
+		if !private {
+			break
+		}
+		priv := m.(*rsa.PrivateKey)
+		pc := priv.Precomputed
+		if len(priv.Primes) != 2 || pc.Dp == nil || pc.Dq == nil || pc.Qinv == nil {
+			return nil, fmt.Errorf("%w: RSA key with %d primes has no JWK form here", signet.ErrUnsupported, len(priv.Primes))
+		}
+		jk.D = encodeB64(priv.D.Bytes())
+		jk.P = encodeB64(priv.Primes[0].Bytes())
+		jk.Q = encodeB64(priv.Primes[1].Bytes())
+		jk.DP = encodeB64(pc.Dp.Bytes())
+		jk.DQ = encodeB64(pc.Dq.Bytes())
+		jk.QI = encodeB64(pc.Qinv.Bytes())
+	case *ecdsa.PrivateKey, *ecdsa.PublicKey:
+		point, err := k.PublicMaterial().(*ecdsa.PublicKey).Bytes()
+		if err != nil || len(point) != 1+2*want.size {
+			return nil, fmt.Errorf("jwk: encode %s point: %v", alg, err)
+		}
+		jk.X = encodeB64(point[1 : 1+want.size])
+		jk.Y = encodeB64(point[1+want.size:])
+		if !private {
+			break
+		}
+		d, err := m.(*ecdsa.PrivateKey).Bytes()
+		if err != nil {
+			return nil, fmt.Errorf("jwk: encode %s scalar: %v", alg, err)
+		}
+		jk.D = encodeB64(d)
+	case ed25519.PrivateKey, ed25519.PublicKey:
+		jk.X = encodeB64(k.PublicMaterial().(ed25519.PublicKey))
+		if private {
+			jk.D = encodeB64(m.(ed25519.PrivateKey).Seed())
+		}
+	default:
+		return nil, fmt.Errorf("%w: %T key", signet.ErrUnsupported, m)
+	}
+	return jk, nil
+}

@@ -1,0 +1,236 @@
+package jwt
+
+import (
+	"crypto"
+	"crypto/ecdsa"
+	"crypto/ed25519"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/rsa"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/signet-go/signet"
+	"github.com/signet-go/signet/internal/b64"
+)
+
+// The benchmarks put each operation beside its floor: the raw primitive on
+// the same signing input (HMAC with a reused keyed state, ed25519, ecdsa,
+// rsa, hashing included). Read them as ratios signet/floor from one run.
+//
+//	go test -run '^$' -bench . -benchmem ./jwt
+
+type benchCase struct {
+	alg   signet.Algorithm
+	key   *signet.Key // private
+	pub   *signet.Key // what verifies
+	token string
+	input []byte // header.payload of token
+	sig   []byte // raw signature of token
+}
+
+var benchNow = time.Unix(1_800_000_000, 0)
+
+func benchClaims() Claims {
+	return Claims{
+		Issuer:    "https://issuer.example",
+		Subject:   "user@example.com",
+		Audience:  Audience{"api"},
+		ExpiresAt: At(benchNow.Add(time.Hour)),
+		IssuedAt:  At(benchNow),
+	}
+}
+
+func newBenchCase(b *testing.B, alg signet.Algorithm) *benchCase {
+	b.Helper()
+	k, err := signet.GenerateKey(alg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	pub := k
+	if !k.Symmetric() {
+		if pub, err = k.Public(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	tok, err := Sign(k, benchClaims())
+	if err != nil {
+		b.Fatal(err)
+	}
+	dot := strings.LastIndexByte(tok, '.')
+	sig, err := b64.DecodeString(tok[dot+1:])
+	if err != nil {
+		b.Fatal(err)
+	}
+	return &benchCase{alg: alg, key: k, pub: pub, token: tok, input: []byte(tok[:dot]), sig: sig}
+}
+
+func hashOf(alg signet.Algorithm) crypto.Hash {
+	switch alg[2:] {
+	case "384":
+		return crypto.SHA384
+	case "512":
+		return crypto.SHA512
+	}
+	return crypto.SHA256
+}
+
+// floorSign and floorVerify are the raw primitives on the same input.
+func floorSign(b *testing.B, c *benchCase) func() {
+	input := c.input
+	switch m := c.key.Material().(type) {
+	case []byte:
+		h := hmac.New(hashOf(c.alg).New, m)
+		buf := make([]byte, 0, 64)
+		return func() { h.Reset(); h.Write(input); buf = h.Sum(buf[:0]) }
+	case ed25519.PrivateKey:
+		return func() { ed25519.Sign(m, input) }
+	case *ecdsa.PrivateKey:
+		hf := hashOf(c.alg)
+		return func() {
+			h := hf.New()
+			h.Write(input)
+			if _, err := ecdsa.SignASN1(rand.Reader, m, h.Sum(nil)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	case *rsa.PrivateKey:
+		hf := hashOf(c.alg)
+		pss := c.alg[0] == 'P'
+		return func() {
+			h := hf.New()
+			h.Write(input)
+			var err error
+			if pss {
+				_, err = rsa.SignPSS(rand.Reader, m, hf, h.Sum(nil), &rsa.PSSOptions{SaltLength: rsa.PSSSaltLengthEqualsHash})
+			} else {
+				_, err = rsa.SignPKCS1v15(nil, m, hf, h.Sum(nil))
+			}
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.Fatalf("no floor for %s", c.alg)
+	return nil
+}
+
+func floorVerify(b *testing.B, c *benchCase, sig []byte) func() bool {
+	input := c.input
+	switch m := c.key.Material().(type) {
+	case []byte:
+		h := hmac.New(hashOf(c.alg).New, m)
+		buf := make([]byte, 0, 64)
+		return func() bool { h.Reset(); h.Write(input); buf = h.Sum(buf[:0]); return hmac.Equal(buf, sig) }
+	case ed25519.PrivateKey:
+		pub := m.Public().(ed25519.PublicKey)
+		return func() bool { return ed25519.Verify(pub, input, sig) }
+	case *ecdsa.PrivateKey:
+		hf := hashOf(c.alg)
+		der, err := ecdsa.SignASN1(rand.Reader, m, func() []byte { h := hf.New(); h.Write(input); return h.Sum(nil) }())
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(sig) != len(c.sig) || string(sig) != string(c.sig) {
+			der[len(der)-1] ^= 1 // the forged variant
+		}
+		return func() bool { h := hf.New(); h.Write(input); return ecdsa.VerifyASN1(&m.PublicKey, h.Sum(nil), der) }
+	case *rsa.PrivateKey:
+		hf := hashOf(c.alg)
+		pss := c.alg[0] == 'P'
+		return func() bool {
+			h := hf.New()
+			h.Write(input)
+			if pss {
+				return rsa.VerifyPSS(&m.PublicKey, hf, h.Sum(nil), sig, &rsa.PSSOptions{SaltLength: rsa.PSSSaltLengthEqualsHash}) == nil
+			}
+			return rsa.VerifyPKCS1v15(&m.PublicKey, hf, h.Sum(nil), sig) == nil
+		}
+	}
+	b.Fatalf("no floor for %s", c.alg)
+	return nil
+}
+
+// forge flips one bit of the token's signature (keeping it canonical base64url).
+func forge(tok string) string {
+	dot := strings.LastIndexByte(tok, '.')
+	sig, _ := b64.DecodeString(tok[dot+1:])
+	sig[0] ^= 1
+	return tok[:dot+1] + b64.EncodeToString(sig)
+}
+
+func BenchmarkSign(b *testing.B) {
+	for _, alg := range signet.Algorithms() {
+		c := newBenchCase(b, alg)
+		claims := benchClaims()
+		b.Run(string(alg)+"/floor", func(b *testing.B) {
+			f := floorSign(b, c)
+			b.ReportAllocs()
+			for b.Loop() {
+				f()
+			}
+		})
+		b.Run(string(alg)+"/signet", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := Sign(c.key, claims); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkVerify(b *testing.B) {
+	p := Policy{Issuer: "https://issuer.example", Audience: "api", Now: benchNow}
+	for _, alg := range signet.Algorithms() {
+		c := newBenchCase(b, alg)
+		b.Run(string(alg)+"/floor", func(b *testing.B) {
+			f := floorVerify(b, c, c.sig)
+			b.ReportAllocs()
+			for b.Loop() {
+				if !f() {
+					b.Fatal("floor rejected")
+				}
+			}
+		})
+		b.Run(string(alg)+"/signet", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := Verify[Claims](c.pub, c.token, p); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkForged measures the cost of rejecting a token whose signature
+// is wrong, beside the floor's failed check.
+func BenchmarkForged(b *testing.B) {
+	p := Policy{Now: benchNow}
+	for _, alg := range signet.Algorithms() {
+		c := newBenchCase(b, alg)
+		bad := forge(c.token)
+		dot := strings.LastIndexByte(bad, '.')
+		badSig, _ := b64.DecodeString(bad[dot+1:])
+		b.Run(string(alg)+"/floor", func(b *testing.B) {
+			f := floorVerify(b, c, badSig)
+			b.ReportAllocs()
+			for b.Loop() {
+				if f() {
+					b.Fatal("floor accepted a forgery")
+				}
+			}
+		})
+		b.Run(string(alg)+"/signet", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := Verify[Claims](c.pub, bad, p); err == nil {
+					b.Fatal("accepted a forgery")
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,262 @@
+package jwt
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/signet-go/signet"
+	"github.com/signet-go/signet/internal/jsonx"
+)
+
+// Claims are the registered JWT claims (RFC 7519 §4.1). Use Claims as is,
+// or embed it in a struct of your own to add private claims:
+//
+//	type MyClaims struct {
+//		jwt.Claims
+//		Role string `json:"role"`
+//	}
+//
+// Zero values are omitted when signing.
+type Claims struct {
+	Issuer    string      `json:"iss,omitempty"`
+	Subject   string      `json:"sub,omitempty"`
+	Audience  Audience    `json:"aud,omitempty"`
+	ExpiresAt NumericDate `json:"exp,omitempty"`
+	NotBefore NumericDate `json:"nbf,omitempty"`
+	IssuedAt  NumericDate `json:"iat,omitempty"`
+	ID        string      `json:"jti,omitempty"`
+}
+
+// registered lets Verify reach the Claims embedded in a caller's struct; the
+// method is promoted through embedding.
+func (c *Claims) registered() *Claims { return c }
+
+type registeredClaims interface{ registered() *Claims }
+
+// NumericDate is a JWT time: seconds since the Unix epoch (RFC 7519 §2).
+// Zero means absent.
+type NumericDate int64
+
+// At returns the NumericDate of t, truncated to the second.
+func At(t time.Time) NumericDate { return NumericDate(t.Unix()) }
+
+// Time returns d as a time.Time (the zero Time for an absent date).
+func (d NumericDate) Time() time.Time {
+	if d == 0 {
+		return time.Time{}
+	}
+	return time.Unix(int64(d), 0)
+}
+
+// UnmarshalJSON accepts a JSON number, with a fraction or exponent
+// truncated to whole seconds, as RFC 7519 allows.
+func (d *NumericDate) UnmarshalJSON(b []byte) error {
+	v, err := jsonx.Int(string(b))
+	if err != nil {
+		return fmt.Errorf("%w: NumericDate %.32q: want a number", signet.ErrMalformed, b)
+	}
+	*d = NumericDate(v)
+	return nil
+}
+
+// Audience is the aud claim: one or more recipients. It is read from a JSON
+// string or array of strings, and written as a string when it holds one
+// value, as an array otherwise.
+type Audience []string
+
+// Contains reports whether a is one of the audience values.
+func (a Audience) Contains(s string) bool {
+	for _, v := range a {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+// MarshalJSON writes a single audience as a string.
+func (a Audience) MarshalJSON() ([]byte, error) { return a.appendJSON(nil), nil }
+
+// UnmarshalJSON reads a string or an array of strings.
+func (a *Audience) UnmarshalJSON(b []byte) error {
+	s := string(b)
+	if err := jsonx.Valid(s); err != nil {
+		return fmt.Errorf("%w: aud: %v", signet.ErrMalformed, err)
+	}
+	v, err := decodeAudience(s)
+	if err != nil {
+		return err
+	}
+	*a = v
+	return nil
+}
+
+func (a Audience) appendJSON(b []byte) []byte {
+	if len(a) == 1 {
+		return jsonx.AppendString(b, a[0])
+	}
+	b = append(b, '[')
+	for i, v := range a {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = jsonx.AppendString(b, v)
+	}
+	return append(b, ']')
+}
+
+func decodeAudience(raw string) (Audience, error) {
+	if raw[0] == '"' {
+		s, err := jsonx.Unquote(raw)
+		if err != nil {
+			return nil, fmt.Errorf("%w: aud: %v", signet.ErrMalformed, err)
+		}
+		return Audience{s}, nil
+	}
+	if raw[0] != '[' {
+		return nil, fmt.Errorf("%w: aud must be a string or an array of strings", signet.ErrMalformed)
+	}
+	out := Audience{}
+	e := jsonx.NewElements(raw)
+	for e.Next(raw) {
+		v := e.Value(raw)
+		if v[0] != '"' {
+			return nil, fmt.Errorf("%w: aud must be a string or an array of strings", signet.ErrMalformed)
+		}
+		s, err := jsonx.Unquote(v)
+		if err != nil {
+			return nil, fmt.Errorf("%w: aud: %v", signet.ErrMalformed, err)
+		}
+		out = append(out, s)
+	}
+	if err := e.Err(); err != nil {
+		return nil, fmt.Errorf("%w: aud: %v", signet.ErrMalformed, err)
+	}
+	return out, nil
+}
+
+// appendJSON writes c as a JSON object in field order, omitting zero values:
+// the same bytes encoding/json produces for Claims, without reflection.
+func (c *Claims) appendJSON(b []byte) []byte {
+	b = append(b, '{')
+	start := len(b)
+	sep := func(b []byte) []byte {
+		if len(b) > start {
+			b = append(b, ',')
+		}
+		return b
+	}
+	if c.Issuer != "" {
+		b = append(sep(b), `"iss":`...)
+		b = jsonx.AppendString(b, c.Issuer)
+	}
+	if c.Subject != "" {
+		b = append(sep(b), `"sub":`...)
+		b = jsonx.AppendString(b, c.Subject)
+	}
+	if len(c.Audience) > 0 {
+		b = append(sep(b), `"aud":`...)
+		b = c.Audience.appendJSON(b)
+	}
+	if c.ExpiresAt != 0 {
+		b = append(sep(b), `"exp":`...)
+		b = strconv.AppendInt(b, int64(c.ExpiresAt), 10)
+	}
+	if c.NotBefore != 0 {
+		b = append(sep(b), `"nbf":`...)
+		b = strconv.AppendInt(b, int64(c.NotBefore), 10)
+	}
+	if c.IssuedAt != 0 {
+		b = append(sep(b), `"iat":`...)
+		b = strconv.AppendInt(b, int64(c.IssuedAt), 10)
+	}
+	if c.ID != "" {
+		b = append(sep(b), `"jti":`...)
+		b = jsonx.AppendString(b, c.ID)
+	}
+	return append(b, '}')
+}
+
+// Which time claims a payload carried.
+const (
+	hasExp uint8 = 1 << iota
+	hasNbf
+	hasIat
+)
+
+// decodeClaims reads the registered claims out of a JSON object payload,
+// validating the whole object strictly (no duplicate names at any depth).
+// Strings are substrings of payload.
+func decodeClaims(payload string, c *Claims) (has uint8, err error) {
+	m := jsonx.NewMembers(payload)
+	for m.Next(payload) {
+		v := m.Value(payload)
+		switch m.Name(payload) {
+		case "iss":
+			c.Issuer, err = claimString("iss", v)
+		case "sub":
+			c.Subject, err = claimString("sub", v)
+		case "jti":
+			c.ID, err = claimString("jti", v)
+		case "aud":
+			c.Audience, err = decodeAudience(v)
+		case "exp":
+			has |= hasExp
+			c.ExpiresAt, err = claimDate("exp", v)
+		case "nbf":
+			has |= hasNbf
+			c.NotBefore, err = claimDate("nbf", v)
+		case "iat":
+			has |= hasIat
+			c.IssuedAt, err = claimDate("iat", v)
+		}
+		if err != nil {
+			return 0, err
+		}
+	}
+	if err := m.Err(); err != nil {
+		return 0, fmt.Errorf("%w: claims: %v", signet.ErrMalformed, err)
+	}
+	return has, nil
+}
+
+func claimString(name, v string) (string, error) {
+	if v[0] != '"' {
+		return "", fmt.Errorf("%w: claim %s must be a string", signet.ErrMalformed, name)
+	}
+	s, err := jsonx.Unquote(v)
+	if err != nil {
+		return "", fmt.Errorf("%w: claim %s: %v", signet.ErrMalformed, name, err)
+	}
+	return s, nil
+}
+
+func claimDate(name, v string) (NumericDate, error) {
+	n, err := jsonx.Int(v)
+	if err != nil {
+		return 0, fmt.Errorf("%w: claim %s must be a number of seconds", signet.ErrMalformed, name)
+	}
+	return NumericDate(n), nil
+}
+
+// Map is the untyped form of a claims set: Verify[jwt.Map] returns every
+// claim, with numbers as json.Number so that no precision is lost.
+type Map map[string]any
+
+// unmarshalInto decodes a verified payload into the caller's type.
+func unmarshalInto[T any](payload []byte, out *T) error {
+	var err error
+	if m, ok := any(out).(*Map); ok {
+		d := json.NewDecoder(bytesReader(payload))
+		d.UseNumber()
+		err = d.Decode(m)
+	} else {
+		err = json.Unmarshal(payload, out)
+	}
+	if err != nil {
+		return fmt.Errorf("%w: claims: %v", signet.ErrMalformed, err)
+	}
+	return nil
+}

@@ -1,0 +1,71 @@
+package jwt
+
+import (
+	"encoding/json"
+	"fmt"
+	"unsafe"
+
+	"github.com/signet-go/signet"
+	"github.com/signet-go/signet/internal/b64"
+	"github.com/signet-go/signet/internal/jsonx"
+)
+
+// Sign returns a signed JWT (JWS compact serialization) carrying claims,
+// with the header {"alg":<key's>,"kid":<key's, if any>,"typ":"JWT"}.
+//
+// claims is a Claims, a struct embedding Claims, a Map, or any value that
+// encoding/json writes as a JSON object. Claims itself is written without
+// reflection; other types go through encoding/json.
+func Sign[T any](key *signet.Key, claims T) (string, error) {
+	if c, ok := any(&claims).(*Claims); ok {
+		return signClaims(key, c)
+	}
+	payload, err := json.Marshal(claims)
+	if err != nil {
+		return "", fmt.Errorf("jwt: encode claims: %w", err)
+	}
+	// Never issue a token this package would refuse.
+	if len(payload) == 0 || payload[0] != '{' {
+		return "", fmt.Errorf("%w: claims must encode as a JSON object", signet.ErrMalformed)
+	}
+	if err := jsonx.Valid(unsafe.String(unsafe.SliceData(payload), len(payload))); err != nil {
+		return "", fmt.Errorf("%w: claims: %v", signet.ErrMalformed, err)
+	}
+	return sign(key, payload, "JWT")
+}
+
+// signClaims writes Claims without reflection into a stack buffer.
+func signClaims(key *signet.Key, c *Claims) (string, error) {
+	var scratch [512]byte
+	return sign(key, c.appendJSON(scratch[:0]), "JWT")
+}
+
+// SignBytes returns a JWS (compact serialization) over an arbitrary
+// payload, with the header {"alg":…,"kid":…,"typ":typ}; kid and typ are
+// left out when empty. Use Sign for JWTs.
+func SignBytes(key *signet.Key, payload []byte, typ string) (string, error) {
+	return sign(key, payload, typ)
+}
+
+// sign builds header.payload.signature in one exact-size allocation: the
+// raw signature is written past the token's end and encoded into place.
+func sign(key *signet.Key, payload []byte, typ string) (string, error) {
+	if key == nil || !key.CanSign() {
+		return "", fmt.Errorf("%w: signing needs a private or secret key", signet.ErrKeyUsage)
+	}
+	var hb [128]byte
+	hdr := appendHeader(hb[:0], key.Algorithm(), key.KeyID(), typ)
+	sigSize := key.SignatureSize()
+	n := b64.EncodedLen(len(hdr)) + 1 + b64.EncodedLen(len(payload)) + 1 + b64.EncodedLen(sigSize)
+	out := make([]byte, 0, n+sigSize)
+	out = b64.AppendEncode(out, hdr)
+	out = append(out, '.')
+	out = b64.AppendEncode(out, payload)
+	sig, err := key.Sign(out[n:n], out)
+	if err != nil {
+		return "", err
+	}
+	out = append(out, '.')
+	out = b64.AppendEncode(out, sig)
+	return unsafe.String(unsafe.SliceData(out), len(out)), nil
+}

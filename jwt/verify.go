@@ -1,0 +1,180 @@
+package jwt
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"unsafe"
+
+	"github.com/signet-go/signet"
+	"github.com/signet-go/signet/internal/b64"
+)
+
+// Verify checks token and returns its claims as a T (Claims, a struct
+// embedding Claims, Map, or any type encoding/json can decode an object
+// into). keys is a *signet.Key or a *signet.KeySet: the key, never the
+// token, decides the algorithm.
+//
+// The order of work keeps forged and hostile input cheap: the size limit
+// first, then the structure, the header, the key and the signature; the
+// claims are decoded only once the signature holds, then validated against
+// p. A non-nil error means the token is rejected; it wraps one of signet's
+// sentinel errors (ErrTooLarge, ErrMalformed, ErrSignatureInvalid,
+// ErrExpired, ...), and no claims come with it.
+func Verify[T any](keys signet.Keys, token string, p Policy) (T, error) {
+	var out T
+	_, payload, err := verify(keys, token, &p)
+	if err != nil {
+		return out, err
+	}
+	var c Claims
+	has, err := decodeClaims(payload, &c)
+	if err != nil {
+		return out, err
+	}
+	if err := p.validate(&c, has); err != nil {
+		return out, err
+	}
+	if o, ok := any(&out).(*Claims); ok {
+		*o = c
+		return out, nil
+	}
+	return decodeInto[T](payload, &c)
+}
+
+// decodeInto decodes a verified payload into a new T with encoding/json.
+// When T embeds Claims, those are set to the validated ones, so that what
+// the caller reads is what was checked.
+func decodeInto[T any](payload string, c *Claims) (T, error) {
+	var out T
+	if err := unmarshalInto(unsafe.Slice(unsafe.StringData(payload), len(payload)), &out); err != nil {
+		var zero T
+		return zero, err
+	}
+	if r, ok := any(&out).(registeredClaims); ok {
+		*r.registered() = *c
+	}
+	return out, nil
+}
+
+// VerifyBytes checks a JWS whose payload need not be a JWT and returns the
+// payload and header. Of p, only MaxSize and Type apply; no claims are read.
+func VerifyBytes(keys signet.Keys, token string, p Policy) ([]byte, Header, error) {
+	h, payload, err := verify(keys, token, &p)
+	if err != nil {
+		return nil, Header{}, err
+	}
+	return []byte(payload), h, nil
+}
+
+// verify checks size, structure, header, key and signature, and only then
+// decodes the payload. Header and signature are decoded into stack buffers,
+// so rejecting a forgery does not allocate; the payload gets the one
+// allocation, after the signature holds.
+func verify(keys signet.Keys, token string, p *Policy) (Header, string, error) {
+	max, err := p.maxSize()
+	if err != nil {
+		return Header{}, "", err
+	}
+	if len(token) > max {
+		return Header{}, "", fmt.Errorf("%w: token is %d bytes, limit %d", signet.ErrTooLarge, len(token), max)
+	}
+	if keys == nil {
+		return Header{}, "", fmt.Errorf("%w: no keys", signet.ErrKeyNotFound)
+	}
+	i := strings.IndexByte(token, '.')
+	if i < 0 {
+		return Header{}, "", fmt.Errorf("%w: want 3 segments", signet.ErrMalformed)
+	}
+	j := strings.IndexByte(token[i+1:], '.')
+	if j < 0 {
+		return Header{}, "", fmt.Errorf("%w: want 3 segments", signet.ErrMalformed)
+	}
+	j += i + 1
+	if strings.IndexByte(token[j+1:], '.') >= 0 {
+		return Header{}, "", fmt.Errorf("%w: want 3 segments (JWE and JSON serializations are not supported)", signet.ErrMalformed)
+	}
+	hs, ps, ss := token[:i], token[i+1:j], token[j+1:]
+	if hs == "" || ss == "" {
+		return Header{}, "", fmt.Errorf("%w: empty header or signature", signet.ErrMalformed)
+	}
+
+	var hbuf [256]byte
+	hb, err := decodeSegment(hbuf[:0], hs, "header")
+	if err != nil {
+		return Header{}, "", err
+	}
+	h, err := parseHeader(unsafe.String(unsafe.SliceData(hb), len(hb)))
+	if err != nil {
+		return Header{}, "", err
+	}
+	if err := p.checkType(h.Type); err != nil {
+		return Header{}, "", err
+	}
+	cands, err := selectKeys(keys, h.KeyID, h.Algorithm)
+	if err != nil {
+		return Header{}, "", err
+	}
+	var sbuf [512]byte
+	sig, err := decodeSegment(sbuf[:0], ss, "signature")
+	if err != nil {
+		return Header{}, "", err
+	}
+	msg := unsafe.Slice(unsafe.StringData(token), j)
+	err = nil
+	for _, k := range cands {
+		if err = k.Verify(msg, sig); err == nil {
+			break
+		}
+	}
+	if err != nil {
+		return Header{}, "", err
+	}
+	pb, err := decodeSegment(nil, ps, "payload")
+	if err != nil {
+		return Header{}, "", err
+	}
+	// The header's strings view hbuf: hand out copies.
+	out := Header{Algorithm: cands[0].Algorithm(), KeyID: strings.Clone(h.KeyID), Type: intern(h.Type), ContentType: intern(h.ContentType)}
+	return out, unsafe.String(unsafe.SliceData(pb), len(pb)), nil
+}
+
+// selectKeys calls the concrete Select of signet's key types directly, so
+// that the key ID, a view of a stack buffer, is known not to escape.
+func selectKeys(keys signet.Keys, kid string, alg signet.Algorithm) ([]*signet.Key, error) {
+	switch ks := keys.(type) {
+	case *signet.Key:
+		return ks.Select(kid, alg)
+	case *signet.KeySet:
+		return ks.Select(kid, alg)
+	}
+	return keys.Select(strings.Clone(kid), signet.Algorithm(strings.Clone(string(alg))))
+}
+
+// intern returns common header values as constants and copies the rest.
+func intern(s string) string {
+	switch s {
+	case "":
+		return ""
+	case "JWT":
+		return "JWT"
+	}
+	return strings.Clone(s)
+}
+
+// decodeSegment decodes strict unpadded base64url into buf, or a new buffer
+// when buf lacks the capacity. Padding, characters outside the alphabet
+// (line breaks included) and non-zero trailing bits are refused.
+func decodeSegment(buf []byte, s, what string) ([]byte, error) {
+	n := b64.DecodedLen(len(s))
+	if cap(buf) < n {
+		buf = make([]byte, n)
+	}
+	buf = buf[:n]
+	if _, err := b64.Decode(buf, s); err != nil {
+		return nil, fmt.Errorf("%w: %s is not strict base64url", signet.ErrMalformed, what)
+	}
+	return buf, nil
+}
+
+func bytesReader(b []byte) *bytes.Reader { return bytes.NewReader(b) }

@@ -1,0 +1,227 @@
+package signet
+
+import (
+	"bytes"
+	"crypto/ecdsa"
+	"crypto/ed25519"
+	"crypto/elliptic"
+	"crypto/rsa"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/asn1"
+	"encoding/pem"
+	"fmt"
+)
+
+// MaxPEMSize is the largest PEM input ParsePEM reads. It holds an RSA-16384
+// private key with room to spare.
+const MaxPEMSize = 64 << 10
+
+// ParsePEM reads one PEM-encoded key and binds it to alg. The accepted
+// blocks are "PRIVATE KEY" (PKCS #8), "PUBLIC KEY" (SPKI), "RSA PRIVATE KEY"
+// and "RSA PUBLIC KEY" (PKCS #1) and "EC PRIVATE KEY" (SEC 1, optionally
+// preceded by the "EC PARAMETERS" block OpenSSL writes). Exactly one key
+// block is read: a second one is refused rather than guessed between.
+//
+// When alg is "" the algorithm is inferred where the key allows only one:
+// Ed25519 is EdDSA, an EC key is ES256, ES384 or ES512 by its curve. An RSA
+// key fits six algorithms, so it needs alg; without it the error wraps
+// ErrUnsupported.
+//
+// Errors wrap ErrTooLarge (more than MaxPEMSize bytes), ErrMalformed (no PEM
+// block, bad DER), ErrUnsupported (encrypted or header-carrying blocks,
+// other block types, key types and curves signet does not sign with),
+// ErrAlgorithmMismatch (alg does not fit the key) or ErrWeakKey (as NewKey).
+// PEM carries no key ID: set one with Key.WithKeyID.
+func ParsePEM(data []byte, alg Algorithm) (*Key, error) {
+	if len(data) > MaxPEMSize {
+		return nil, fmt.Errorf("%w: PEM input is %d bytes, limit %d", ErrTooLarge, len(data), MaxPEMSize)
+	}
+	if alg != "" {
+		if _, err := lookup(alg); err != nil {
+			return nil, err
+		}
+	}
+	block, rest := pem.Decode(data)
+	if block != nil && block.Type == "EC PARAMETERS" {
+		block, rest = pem.Decode(rest)
+	}
+	if block == nil {
+		return nil, fmt.Errorf("%w: no PEM block", ErrMalformed)
+	}
+	if next, _ := pem.Decode(rest); next != nil {
+		return nil, fmt.Errorf("%w: more than one PEM block (%q after %q)", ErrMalformed, clip(next.Type), clip(block.Type))
+	}
+	if len(block.Headers) > 0 {
+		return nil, fmt.Errorf("%w: PEM block with headers (encrypted keys are not read)", ErrUnsupported)
+	}
+	material, err := parsePEMBlock(block)
+	if err != nil {
+		return nil, err
+	}
+	if alg == "" {
+		if alg, err = inferAlgorithm(material); err != nil {
+			return nil, err
+		}
+	}
+	return NewKey(alg, material)
+}
+
+func parsePEMBlock(block *pem.Block) (any, error) {
+	var (
+		material any
+		err      error
+	)
+	switch block.Type {
+	case "PRIVATE KEY":
+		material, err = x509.ParsePKCS8PrivateKey(block.Bytes)
+	case "PUBLIC KEY":
+		material, err = x509.ParsePKIXPublicKey(block.Bytes)
+	case "RSA PRIVATE KEY":
+		material, err = x509.ParsePKCS1PrivateKey(block.Bytes)
+	case "RSA PUBLIC KEY":
+		material, err = x509.ParsePKCS1PublicKey(block.Bytes)
+	case "EC PRIVATE KEY":
+		material, err = x509.ParseECPrivateKey(block.Bytes)
+	case "ENCRYPTED PRIVATE KEY":
+		return nil, fmt.Errorf("%w: encrypted PKCS #8 key", ErrUnsupported)
+	default:
+		return nil, fmt.Errorf("%w: PEM block type %q", ErrUnsupported, clip(block.Type))
+	}
+	if err != nil {
+		if unsupportedDER(block.Type, block.Bytes) {
+			return nil, fmt.Errorf("%w: %s: %v", ErrUnsupported, block.Type, err)
+		}
+		return nil, fmt.Errorf("%w: %s: %v", ErrMalformed, block.Type, err)
+	}
+	switch material.(type) {
+	case *rsa.PrivateKey, *rsa.PublicKey, *ecdsa.PrivateKey, *ecdsa.PublicKey,
+		ed25519.PrivateKey, ed25519.PublicKey:
+		return material, nil
+	}
+	return nil, fmt.Errorf("%w: %T key in PEM", ErrUnsupported, material)
+}
+
+// inferAlgorithm names the only algorithm material can be used with.
+func inferAlgorithm(material any) (Algorithm, error) {
+	var curve elliptic.Curve
+	switch m := material.(type) {
+	case ed25519.PrivateKey, ed25519.PublicKey:
+		return EdDSA, nil
+	case *ecdsa.PrivateKey:
+		curve = m.Curve
+	case *ecdsa.PublicKey:
+		curve = m.Curve
+	case *rsa.PrivateKey, *rsa.PublicKey:
+		return "", fmt.Errorf("%w: an RSA key fits RS256/384/512 and PS256/384/512; name the algorithm", ErrUnsupported)
+	}
+	for i := range specs {
+		if curve != nil && specs[i].curve == curve {
+			return specs[i].name, nil
+		}
+	}
+	return "", fmt.Errorf("%w: no algorithm for %T", ErrUnsupported, material)
+}
+
+// OIDs of the key types and curves signet signs with.
+var (
+	oidRSA     = asn1.ObjectIdentifier{1, 2, 840, 113549, 1, 1, 1}
+	oidEC      = asn1.ObjectIdentifier{1, 2, 840, 10045, 2, 1}
+	oidEd25519 = asn1.ObjectIdentifier{1, 3, 101, 112}
+	oidCurves  = []asn1.ObjectIdentifier{
+		{1, 2, 840, 10045, 3, 1, 7}, // P-256
+		{1, 3, 132, 0, 34},          // P-384
+		{1, 3, 132, 0, 35},          // P-521
+	}
+)
+
+// unsupportedDER reports whether DER that crypto/x509 refused is a
+// well-formed structure for a key type or curve signet does not support
+// (Ed448, X25519, RSA-PSS keys, secp256k1, …), as opposed to garbage.
+func unsupportedDER(typ string, der []byte) bool {
+	var algo pkix.AlgorithmIdentifier
+	switch typ {
+	case "PRIVATE KEY":
+		var p struct {
+			Version    int
+			Algo       pkix.AlgorithmIdentifier
+			PrivateKey []byte
+		}
+		if rest, err := asn1.Unmarshal(der, &p); err != nil || len(rest) != 0 {
+			return false
+		}
+		algo = p.Algo
+	case "PUBLIC KEY":
+		var p struct {
+			Algo      pkix.AlgorithmIdentifier
+			PublicKey asn1.BitString
+		}
+		if rest, err := asn1.Unmarshal(der, &p); err != nil || len(rest) != 0 {
+			return false
+		}
+		algo = p.Algo
+	case "EC PRIVATE KEY":
+		var p struct {
+			Version    int
+			PrivateKey []byte
+			Curve      asn1.ObjectIdentifier `asn1:"optional,explicit,tag:0"`
+			PublicKey  asn1.BitString        `asn1:"optional,explicit,tag:1"`
+		}
+		if rest, err := asn1.Unmarshal(der, &p); err != nil || len(rest) != 0 {
+			return false
+		}
+		return p.Curve != nil && !knownCurve(p.Curve)
+	default:
+		return false
+	}
+	switch {
+	case algo.Algorithm.Equal(oidRSA), algo.Algorithm.Equal(oidEd25519):
+		return false
+	case algo.Algorithm.Equal(oidEC):
+		var curve asn1.ObjectIdentifier
+		if rest, err := asn1.Unmarshal(algo.Parameters.FullBytes, &curve); err != nil || len(rest) != 0 {
+			return false
+		}
+		return !knownCurve(curve)
+	}
+	return true
+}
+
+func knownCurve(oid asn1.ObjectIdentifier) bool {
+	for _, c := range oidCurves {
+		if oid.Equal(c) {
+			return true
+		}
+	}
+	return false
+}
+
+// MarshalPEM encodes k as PEM: a private key as PKCS #8 ("PRIVATE KEY"), a
+// public key as SPKI ("PUBLIC KEY"). An HMAC secret has no PEM form: the
+// error wraps ErrKeyUsage. The key ID is not written; PEM has no place for it.
+func MarshalPEM(k *Key) ([]byte, error) {
+	if k == nil {
+		return nil, fmt.Errorf("%w: nil key", ErrKeyUsage)
+	}
+	if k.Symmetric() {
+		return nil, fmt.Errorf("%w: %s secret has no PEM encoding", ErrKeyUsage, k.Algorithm())
+	}
+	var (
+		block = &pem.Block{Type: "PUBLIC KEY"}
+		err   error
+	)
+	if k.CanSign() {
+		block.Type = "PRIVATE KEY"
+		block.Bytes, err = x509.MarshalPKCS8PrivateKey(k.Material())
+	} else {
+		block.Bytes, err = x509.MarshalPKIXPublicKey(k.PublicMaterial())
+	}
+	if err != nil {
+		return nil, fmt.Errorf("signet: PEM encode %s key: %w", k.Algorithm(), err)
+	}
+	var buf bytes.Buffer
+	if err := pem.Encode(&buf, block); err != nil {
+		return nil, fmt.Errorf("signet: PEM encode: %w", err)
+	}
+	return buf.Bytes(), nil
+}

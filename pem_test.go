@@ -1,0 +1,296 @@
+package signet_test
+
+import (
+	"bytes"
+	"crypto/ecdh"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/rsa"
+	"crypto/x509"
+	"encoding/pem"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/signet-go/signet"
+)
+
+// pemKeys holds one generated key per asymmetric algorithm, made once: RSA
+// generation is slow under -race.
+var pemKeys = sync.OnceValue(func() map[signet.Algorithm]*signet.Key {
+	m := make(map[signet.Algorithm]*signet.Key)
+	var rsaKey *signet.Key
+	for _, alg := range signet.Algorithms() {
+		if alg.Symmetric() {
+			continue
+		}
+		var k *signet.Key
+		var err error
+		if rsaKey != nil && (strings.HasPrefix(string(alg), "RS") || strings.HasPrefix(string(alg), "PS")) {
+			k, err = signet.NewKey(alg, rsaKey.Material())
+		} else {
+			k, err = signet.GenerateKey(alg)
+		}
+		if err != nil {
+			panic(err)
+		}
+		if alg == signet.RS256 {
+			rsaKey = k
+		}
+		m[alg] = k
+	}
+	return m
+})
+
+func pemBlock(typ string, der []byte) []byte {
+	return pem.EncodeToMemory(&pem.Block{Type: typ, Bytes: der})
+}
+
+func TestPEMRoundTrip(t *testing.T) {
+	for alg, k := range pemKeys() {
+		pub, err := k.Public()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, key := range []*signet.Key{k, pub} {
+			name := fmt.Sprintf("%s/private=%v", alg, key.CanSign())
+			t.Run(name, func(t *testing.T) {
+				data, err := signet.MarshalPEM(key)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := "-----BEGIN PUBLIC KEY-----"
+				if key.CanSign() {
+					want = "-----BEGIN PRIVATE KEY-----"
+				}
+				if !bytes.HasPrefix(data, []byte(want)) {
+					t.Fatalf("PEM starts %q, want %q", data[:min(len(data), 30)], want)
+				}
+				got, err := signet.ParsePEM(data, alg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !got.Equal(key) || got.Algorithm() != alg {
+					t.Fatal("round trip changed the key")
+				}
+				// Inference: unambiguous for EC and Ed25519, refused for RSA.
+				got, err = signet.ParsePEM(data, "")
+				if alg.String()[0] == 'R' || alg.String()[0] == 'P' {
+					if !errors.Is(err, signet.ErrUnsupported) {
+						t.Fatalf("RSA without alg: err = %v, want ErrUnsupported", err)
+					}
+					return
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got.Algorithm() != alg || !got.Equal(key) {
+					t.Fatalf("inferred %s, want %s", got.Algorithm(), alg)
+				}
+			})
+		}
+	}
+}
+
+func TestPEMLegacyFormats(t *testing.T) {
+	keys := pemKeys()
+	rsaPri := keys[signet.RS256].Material().(*rsa.PrivateKey)
+	ecPri := keys[signet.ES384].Material().(*ecdsa.PrivateKey)
+	sec1, err := x509.MarshalECPrivateKey(ecPri)
+	if err != nil {
+		t.Fatal(err)
+	}
+	params := pemBlock("EC PARAMETERS", []byte{0x06, 0x05, 0x2b, 0x81, 0x04, 0x00, 0x22})
+	tests := []struct {
+		name string
+		data []byte
+		alg  signet.Algorithm
+		want *signet.Key
+	}{
+		{"PKCS1 private", pemBlock("RSA PRIVATE KEY", x509.MarshalPKCS1PrivateKey(rsaPri)), signet.PS256, keys[signet.PS256]},
+		{"PKCS1 public", pemBlock("RSA PUBLIC KEY", x509.MarshalPKCS1PublicKey(&rsaPri.PublicKey)), signet.RS512, mustPublic(t, keys[signet.RS512])},
+		{"SEC1", pemBlock("EC PRIVATE KEY", sec1), "", keys[signet.ES384]},
+		{"SEC1 after EC PARAMETERS", append(params, pemBlock("EC PRIVATE KEY", sec1)...), signet.ES384, keys[signet.ES384]},
+		{"leading text", append([]byte("a comment\n"), pemBlock("EC PRIVATE KEY", sec1)...), "", keys[signet.ES384]},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := signet.ParsePEM(tt.data, tt.alg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !got.Equal(tt.want) {
+				t.Fatal("parsed key differs")
+			}
+		})
+	}
+}
+
+func mustPublic(t *testing.T, k *signet.Key) *signet.Key {
+	t.Helper()
+	p, err := k.Public()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestPEMRejects(t *testing.T) {
+	keys := pemKeys()
+	ecPEM, err := signet.MarshalPEM(keys[signet.ES256])
+	if err != nil {
+		t.Fatal(err)
+	}
+	rsaPEM, err := signet.MarshalPEM(keys[signet.RS256])
+	if err != nil {
+		t.Fatal(err)
+	}
+	edPEM, err := signet.MarshalPEM(keys[signet.EdDSA])
+	if err != nil {
+		t.Fatal(err)
+	}
+	weakRSA, err := rsa.GenerateKey(rand.Reader, 1024)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p224, err := ecdsa.GenerateKey(elliptic.P224(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p224DER, err := x509.MarshalPKCS8PrivateKey(p224)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x25519, err := ecdh.X25519().GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x25519DER, err := x509.MarshalPKCS8PrivateKey(x25519)
+	if err != nil {
+		t.Fatal(err)
+	}
+	block, _ := pem.Decode(ecPEM)
+	encrypted := pem.EncodeToMemory(&pem.Block{
+		Type:    "EC PRIVATE KEY",
+		Headers: map[string]string{"Proc-Type": "4,ENCRYPTED", "DEK-Info": "AES-128-CBC,00000000000000000000000000000000"},
+		Bytes:   block.Bytes,
+	})
+	// secp256k1 in an SPKI: well-formed DER for a curve signet does not have.
+	k1 := []byte{0x30, 0x56, 0x30, 0x10, 0x06, 0x07, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x02, 0x01,
+		0x06, 0x05, 0x2b, 0x81, 0x04, 0x00, 0x0a, 0x03, 0x42, 0x00, 0x04}
+	k1 = append(k1, make([]byte, 64)...)
+
+	tests := []struct {
+		name string
+		data []byte
+		alg  signet.Algorithm
+		want error
+	}{
+		{"too large", append(bytes.Repeat([]byte(" "), signet.MaxPEMSize), ecPEM...), "", signet.ErrTooLarge},
+		{"empty", nil, "", signet.ErrMalformed},
+		{"garbage", []byte("not a key at all"), signet.ES256, signet.ErrMalformed},
+		{"bad DER", pemBlock("PRIVATE KEY", []byte{0x30, 0x03, 0x02, 0x01}), signet.ES256, signet.ErrMalformed},
+		{"PKCS1 in PKCS8 block", pemBlock("PRIVATE KEY", x509.MarshalPKCS1PrivateKey(weakRSA)), signet.RS256, signet.ErrMalformed},
+		{"two blocks", append(append([]byte(nil), ecPEM...), ecPEM...), "", signet.ErrMalformed},
+		{"key then certificate", append(append([]byte(nil), ecPEM...), pemBlock("CERTIFICATE", []byte{1})...), "", signet.ErrMalformed},
+		{"encrypted", encrypted, signet.ES256, signet.ErrUnsupported},
+		{"encrypted PKCS8", pemBlock("ENCRYPTED PRIVATE KEY", []byte{0x30, 0}), signet.ES256, signet.ErrUnsupported},
+		{"certificate", pemBlock("CERTIFICATE", []byte{0x30, 0}), signet.ES256, signet.ErrUnsupported},
+		{"RSA without alg", rsaPEM, "", signet.ErrUnsupported},
+		{"unknown alg", ecPEM, "ES256K", signet.ErrUnsupported},
+		{"none alg", ecPEM, "none", signet.ErrUnsupported},
+		{"P-224", pemBlock("PRIVATE KEY", p224DER), "", signet.ErrUnsupported},
+		{"P-224 as ES256", pemBlock("PRIVATE KEY", p224DER), signet.ES256, signet.ErrAlgorithmMismatch},
+		{"X25519", pemBlock("PRIVATE KEY", x25519DER), "", signet.ErrUnsupported},
+		{"secp256k1", pemBlock("PUBLIC KEY", k1), "", signet.ErrUnsupported},
+		{"EC as ES384", ecPEM, signet.ES384, signet.ErrAlgorithmMismatch},
+		{"EC as RS256", ecPEM, signet.RS256, signet.ErrAlgorithmMismatch},
+		{"RSA as HS256", rsaPEM, signet.HS256, signet.ErrAlgorithmMismatch},
+		{"RSA as ES256", rsaPEM, signet.ES256, signet.ErrAlgorithmMismatch},
+		{"Ed25519 as ES256", edPEM, signet.ES256, signet.ErrAlgorithmMismatch},
+		{"RSA 1024 PKCS1", pemBlock("RSA PRIVATE KEY", x509.MarshalPKCS1PrivateKey(weakRSA)), signet.RS256, signet.ErrWeakKey},
+		{"RSA 1024 PKCS1 public", pemBlock("RSA PUBLIC KEY", x509.MarshalPKCS1PublicKey(&weakRSA.PublicKey)), signet.PS256, signet.ErrWeakKey},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			k, err := signet.ParsePEM(tt.data, tt.alg)
+			if !errors.Is(err, tt.want) {
+				t.Fatalf("err = %v, want %v", err, tt.want)
+			}
+			if k != nil {
+				t.Fatal("key returned with an error")
+			}
+		})
+	}
+}
+
+func TestMarshalPEMRejectsHMAC(t *testing.T) {
+	k, err := signet.GenerateKey(signet.HS256)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := signet.MarshalPEM(k); !errors.Is(err, signet.ErrKeyUsage) {
+		t.Fatalf("err = %v, want ErrKeyUsage", err)
+	}
+	if _, err := signet.MarshalPEM(nil); !errors.Is(err, signet.ErrKeyUsage) {
+		t.Fatalf("nil key: err = %v, want ErrKeyUsage", err)
+	}
+}
+
+func ExampleParsePEM() {
+	// A key from elsewhere, e.g. `openssl genpkey -algorithm ed25519`.
+	k, _ := signet.GenerateKey(signet.EdDSA)
+	data, _ := signet.MarshalPEM(k)
+
+	// Ed25519 and EC keys name their algorithm; RSA keys need it stated.
+	key, err := signet.ParsePEM(data, "")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(key.Algorithm(), key.CanSign())
+	// Output: EdDSA true
+}
+
+func FuzzParsePEM(f *testing.F) {
+	for alg, k := range pemKeys() {
+		if alg != signet.RS256 && alg != signet.ES256 && alg != signet.ES512 && alg != signet.EdDSA {
+			continue
+		}
+		data, err := signet.MarshalPEM(k)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data, string(alg))
+		f.Add(data, "")
+		pub, _ := k.Public()
+		data, _ = signet.MarshalPEM(pub)
+		f.Add(data, "")
+	}
+	f.Add([]byte("-----BEGIN PRIVATE KEY-----\nMAA=\n-----END PRIVATE KEY-----\n"), "")
+	f.Add([]byte("-----BEGIN EC PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\n\nMAA=\n-----END EC PRIVATE KEY-----\n"), "ES256")
+	f.Add([]byte("garbage"), "HS256")
+	f.Fuzz(func(t *testing.T, data []byte, alg string) {
+		k, err := signet.ParsePEM(data, signet.Algorithm(alg))
+		if err != nil {
+			if k != nil {
+				t.Fatal("key returned with an error")
+			}
+			return
+		}
+		out, err := signet.MarshalPEM(k)
+		if err != nil {
+			t.Fatalf("parsed key does not marshal: %v", err)
+		}
+		k2, err := signet.ParsePEM(out, k.Algorithm())
+		if err != nil {
+			t.Fatalf("marshalled key does not parse: %v", err)
+		}
+		if !k2.Equal(k) {
+			t.Fatal("round trip changed the key")
+		}
+	})
+}
