@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/signet-go/signet"
@@ -121,13 +122,9 @@ func decodeAudience(raw string) (Audience, error) {
 	out := Audience{}
 	e := jsonx.NewElements(raw)
 	for e.Next(raw) {
-		v := e.Value(raw)
-		if v[0] != '"' {
+		s, ok := e.String(raw)
+		if !ok {
 			return nil, fmt.Errorf("%w: aud must be a string or an array of strings", signet.ErrMalformed)
-		}
-		s, err := jsonx.Unquote(v)
-		if err != nil {
-			return nil, fmt.Errorf("%w: aud: %v", signet.ErrMalformed, err)
 		}
 		out = append(out, s)
 	}
@@ -192,25 +189,32 @@ const (
 func decodeClaims(payload string, c *Claims) (has uint8, err error) {
 	m := jsonx.NewMembers(payload)
 	for m.Next(payload) {
-		v := m.Value(payload)
-		switch m.Name(payload) {
+		name := m.Name(payload)
+		if len(name) != 3 {
+			continue
+		}
+		ok := true
+		switch name {
 		case "iss":
-			c.Issuer, err = claimString("iss", v)
+			c.Issuer, ok = m.String(payload)
 		case "sub":
-			c.Subject, err = claimString("sub", v)
+			c.Subject, ok = m.String(payload)
 		case "jti":
-			c.ID, err = claimString("jti", v)
+			c.ID, ok = m.String(payload)
 		case "aud":
-			c.Audience, err = decodeAudience(v)
+			c.Audience, err = decodeAudience(m.Value(payload))
 		case "exp":
 			has |= hasExp
-			c.ExpiresAt, err = claimDate("exp", v)
+			c.ExpiresAt, ok = claimDate(&m, payload)
 		case "nbf":
 			has |= hasNbf
-			c.NotBefore, err = claimDate("nbf", v)
+			c.NotBefore, ok = claimDate(&m, payload)
 		case "iat":
 			has |= hasIat
-			c.IssuedAt, err = claimDate("iat", v)
+			c.IssuedAt, ok = claimDate(&m, payload)
+		}
+		if !ok {
+			return 0, claimTypeError(name)
 		}
 		if err != nil {
 			return 0, err
@@ -222,23 +226,20 @@ func decodeClaims(payload string, c *Claims) (has uint8, err error) {
 	return has, nil
 }
 
-func claimString(name, v string) (string, error) {
-	if v[0] != '"' {
-		return "", fmt.Errorf("%w: claim %s must be a string", signet.ErrMalformed, name)
-	}
-	s, err := jsonx.Unquote(v)
-	if err != nil {
-		return "", fmt.Errorf("%w: claim %s: %v", signet.ErrMalformed, name, err)
-	}
-	return s, nil
+func claimDate(m *jsonx.Members, payload string) (NumericDate, bool) {
+	v, ok := m.Int(payload)
+	return NumericDate(v), ok
 }
 
-func claimDate(name, v string) (NumericDate, error) {
-	n, err := jsonx.Int(v)
-	if err != nil {
-		return 0, fmt.Errorf("%w: claim %s must be a number of seconds", signet.ErrMalformed, name)
+// claimTypeError reports a registered claim of the wrong JSON type; name
+// is one of the constant claim names.
+func claimTypeError(name string) error {
+	want := "a string"
+	switch name {
+	case "exp", "nbf", "iat":
+		want = "a number of seconds (at most 2^53)"
 	}
-	return NumericDate(n), nil
+	return fmt.Errorf("%w: claim %s must be %s", signet.ErrMalformed, strings.Clone(name), want)
 }
 
 // Map is the untyped form of a claims set: Verify[jwt.Map] returns every

@@ -89,23 +89,26 @@ func Decode(dst []byte, src string) (int, error) {
 	}
 	i, j := 0, 0
 	// Eight characters to six bytes per step, writing 8 bytes.
-	for ; i+8 <= len(src) && j+8 <= len(dst); i, j = i+8, j+6 {
-		s := src[i : i+8]
-		a, b, c, d := dec[s[0]], dec[s[1]], dec[s[2]], dec[s[3]]
-		e, f, g, h := dec[s[4]], dec[s[5]], dec[s[6]], dec[s[7]]
+	for out := dst; i+8 <= len(src) && len(out) >= 8; i, j = i+8, j+6 {
+		in := src[i : i+8]
+		a, b, c, d := dec[in[0]], dec[in[1]], dec[in[2]], dec[in[3]]
+		e, f, g, h := dec[in[4]], dec[in[5]], dec[in[6]], dec[in[7]]
 		if (a|b|c|d|e|f|g|h)&0x80 != 0 {
 			return 0, ErrInvalid
 		}
 		v := uint64(a)<<58 | uint64(b)<<52 | uint64(c)<<46 | uint64(d)<<40 | uint64(e)<<34 | uint64(f)<<28 | uint64(g)<<22 | uint64(h)<<16
-		binary.BigEndian.PutUint64(dst[j:], v)
+		binary.BigEndian.PutUint64(out, v)
+		out = out[6:]
 	}
 	for ; i+4 <= len(src); i, j = i+4, j+3 {
-		a, b, c, d := dec[src[i]], dec[src[i+1]], dec[src[i+2]], dec[src[i+3]]
+		in := src[i : i+4]
+		a, b, c, d := dec[in[0]], dec[in[1]], dec[in[2]], dec[in[3]]
 		if (a|b|c|d)&0x80 != 0 {
 			return 0, ErrInvalid
 		}
 		v := uint(a)<<18 | uint(b)<<12 | uint(c)<<6 | uint(d)
-		dst[j], dst[j+1], dst[j+2] = byte(v>>16), byte(v>>8), byte(v)
+		o := dst[j : j+3]
+		o[0], o[1], o[2] = byte(v>>16), byte(v>>8), byte(v)
 	}
 	switch len(src) - i {
 	case 3:

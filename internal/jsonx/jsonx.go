@@ -62,6 +62,7 @@ type Members struct {
 	name    span
 	escName string // the unescaped name, a copy, when the name had escapes
 	value   span
+	valEsc  bool // the value is a string with escapes
 	err     error
 	done    bool
 }
@@ -96,11 +97,36 @@ func (m *Members) Next(s string) bool {
 		m.err, m.done = err, true
 		return false
 	}
-	m.name, m.value, m.escName = name, value, ""
-	if m.p.esc {
+	m.name, m.value = name, value
+	m.valEsc = m.o.valEsc
+	if m.o.nameEsc {
 		m.escName = m.o.last
+	} else if m.escName != "" {
+		m.escName = ""
 	}
 	return true
+}
+
+// String returns the current value as a string, when it is one: without
+// escapes, a substring of s.
+func (m *Members) String(s string) (string, bool) {
+	return stringValue(s, m.value, m.valEsc)
+}
+
+// Int returns the current value as Int does, when it is a number.
+func (m *Members) Int(s string) (int64, bool) {
+	return intValue(s[m.value.a:m.value.b])
+}
+
+func stringValue(s string, v span, esc bool) (string, bool) {
+	if v.b-v.a < 2 || s[v.a] != '"' {
+		return "", false
+	}
+	if !esc {
+		return s[v.a+1 : v.b-1], true
+	}
+	u, err := unquoteCopy(s[v.a:v.b])
+	return u, err == nil
 }
 
 // Name is the current member's name, unescaped.
@@ -123,10 +149,13 @@ func (m *Members) Err() error { return m.err }
 type objectState struct {
 	started bool
 	small   [smallNames]span
+	fp      [smallNames]uint64 // fingerprints of the small names
 	n       int
 	escaped []string
 	many    map[string]struct{}
 	last    string // the unescaped copy of the last escaped name
+	nameEsc bool   // the last name had escapes
+	valEsc  bool   // the last value was a string with escapes
 }
 
 // next scans the next member of the object at p (p at '{' on the first
@@ -171,8 +200,8 @@ func (o *objectState) next(p *scanner, s string) (name, value span, ok bool, err
 		return span{}, span{}, false, err
 	}
 	name = span{start + 1, p.i - 1}
-	esc := p.esc
-	if err := o.add(s, name, esc); err != nil {
+	o.nameEsc = p.esc
+	if err := o.add(s, name, p.esc); err != nil {
 		return span{}, span{}, false, err
 	}
 	p.ws(s)
@@ -185,7 +214,7 @@ func (o *objectState) next(p *scanner, s string) (name, value span, ok bool, err
 	if err := p.value(s); err != nil {
 		return span{}, span{}, false, err
 	}
-	p.esc = esc // value() may have scanned strings; keep the name's flag
+	o.valEsc = p.esc && s[vstart] == '"'
 	return name, span{vstart, p.i}, true, nil
 }
 
@@ -212,6 +241,7 @@ func (o *objectState) add(s string, name span, esc bool) error {
 		o.many[strings.Clone(n)] = struct{}{}
 	case o.n < smallNames:
 		o.small[o.n] = name
+		o.fp[o.n] = fingerprint(n)
 		o.n++
 	default:
 		o.many = make(map[string]struct{}, 2*smallNames)
@@ -224,8 +254,9 @@ func (o *objectState) add(s string, name span, esc bool) error {
 }
 
 func (o *objectState) seen(s string, n string) bool {
-	for _, sp := range o.small[:o.n] {
-		if s[sp.a:sp.b] == n {
+	f := fingerprint(n)
+	for i, sp := range o.small[:o.n] {
+		if o.fp[i] == f && s[sp.a:sp.b] == n {
 			return true
 		}
 	}
@@ -234,8 +265,21 @@ func (o *objectState) seen(s string, n string) bool {
 			return true
 		}
 	}
+	if o.many == nil {
+		return false
+	}
 	_, ok := o.many[n]
 	return ok
+}
+
+// fingerprint packs a name's length and first bytes, so that most
+// comparisons of different names stop at one integer compare.
+func fingerprint(n string) uint64 {
+	f := uint64(len(n)) << 56
+	for i := 0; i < len(n) && i < 7; i++ {
+		f |= uint64(n[i]) << (8 * i)
+	}
+	return f
 }
 
 // Valid validates s as one JSON value with the rules of Members.
@@ -562,6 +606,7 @@ type Elements struct {
 	p       scanner
 	started bool
 	value   span
+	valEsc  bool
 	err     error
 	done    bool
 }
@@ -616,7 +661,13 @@ func (e *Elements) Next(s string) bool {
 		return false
 	}
 	e.value = span{start, p.i}
+	e.valEsc = p.esc && s[start] == '"'
 	return true
+}
+
+// String returns the current element as a string, when it is one.
+func (e *Elements) String(s string) (string, bool) {
+	return stringValue(s, e.value, e.valEsc)
 }
 
 // Value is the raw JSON text of the current element.
@@ -631,6 +682,19 @@ func (e *Elements) Err() error { return e.err }
 func Int(raw string) (int64, error) {
 	if numberLen(raw) != len(raw) || raw == "" {
 		return 0, ErrSyntax
+	}
+	v, ok := intValue(raw)
+	if !ok {
+		return 0, ErrSyntax
+	}
+	return v, nil
+}
+
+// intValue is Int on text already known to be a JSON value: anything that
+// is not a number comes back false.
+func intValue(raw string) (int64, bool) {
+	if raw == "" || (raw[0] != '-' && (raw[0] < '0' || raw[0] > '9')) {
+		return 0, false
 	}
 	const limit = 1 << 53
 	neg := raw[0] == '-'
@@ -648,20 +712,20 @@ func Int(raw string) (int64, error) {
 		}
 		v = v*10 + int64(c-'0')
 		if v > limit {
-			return 0, ErrSyntax
+			return 0, false
 		}
 	}
 	if plain {
 		if neg {
 			v = -v
 		}
-		return v, nil
+		return v, true
 	}
 	f, err := strconv.ParseFloat(raw, 64)
 	if err != nil || f > limit || f < -limit {
-		return 0, ErrSyntax
+		return 0, false
 	}
-	return int64(f), nil
+	return int64(f), true
 }
 
 // AppendString appends s as a JSON string literal. Quotes, backslashes and

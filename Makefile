@@ -1,0 +1,62 @@
+# signet — build, test and benchmark entry points. See README.md.
+
+GO            ?= go
+STATICCHECK_VERSION := v0.8.2
+BIN           := $(CURDIR)/bin
+STATICCHECK   := $(BIN)/staticcheck
+FUZZTIME      ?= 3s
+LONG_FUZZTIME ?= 5m
+
+.PHONY: test check fmt-check vet staticcheck unit fuzz-short fuzz interop-deps bench ratio clean
+
+## test: the whole suite, interop included (what CI runs).
+test: check interop-deps unit fuzz-short
+
+## check: formatting, go vet and staticcheck.
+check: fmt-check vet staticcheck
+
+fmt-check:
+	@echo "== gofmt"
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './bin/*')); \
+	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+
+vet:
+	@echo "== go vet"
+	$(GO) vet ./...
+
+$(STATICCHECK):
+	@echo "== installing staticcheck $(STATICCHECK_VERSION) into bin/"
+	GOBIN=$(BIN) $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+
+staticcheck: $(STATICCHECK)
+	@echo "== staticcheck"
+	$(STATICCHECK) ./...
+
+## interop-deps: install the interop peers (npm jose) from the registry.
+interop-deps:
+	@echo "== interop peers"
+	bash interop/setup.sh
+
+unit:
+	@echo "== go test -race"
+	SIGNET_INTEROP=1 $(GO) test -race -count=1 ./...
+
+## fuzz-short: every fuzz target for $(FUZZTIME) (seed corpora run in unit too).
+fuzz-short:
+	@echo "== fuzz ($(FUZZTIME) per target)"
+	FUZZTIME=$(FUZZTIME) bash scripts/fuzz.sh
+
+## fuzz: every fuzz target for $(LONG_FUZZTIME).
+fuzz:
+	FUZZTIME=$(LONG_FUZZTIME) bash scripts/fuzz.sh
+
+## bench: every benchmark of the library with allocations, beside its floor.
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./...
+
+## ratio: signet/floor ratios measured interleaved in one run.
+ratio:
+	$(GO) test -run '^$$' -bench Ratio -benchtime 2s -count 3 ./jwt
+
+clean:
+	rm -rf $(BIN) out interop/node/node_modules

@@ -1,0 +1,51 @@
+// Package signet is the key model shared by signet's token formats: JWT/JWS
+// (package jwt), and later PASETO and HTTP Message Signatures.
+//
+// # Keys are bound to one algorithm
+//
+// A Key is made for exactly one Algorithm and keeps it for life:
+//
+//	key, err := signet.GenerateKey(signet.EdDSA)     // new random key
+//	key, err := signet.NewKey(signet.HS256, secret)   // existing material
+//	key, err := signet.ParsePEM(pemBytes, signet.RS256)
+//	key, err := jwk.ParseKey(jwkBytes)                // package jwk
+//
+// Verification takes the algorithm from the key, never from the token: a
+// token whose header names another algorithm is refused with
+// ErrAlgorithmMismatch before any cryptography, so "alg":"none" and the
+// RS256→HS256 key-confusion attack have nothing to work with.
+//
+// Weak keys are refused when made, with ErrWeakKey: HMAC secrets shorter
+// than the hash (32 bytes for HS256, 48 for HS384, 64 for HS512), RSA
+// moduli under 2048 bits (or over 16384), EC points off their curve, and
+// inconsistent private keys. GenerateKey makes keys of the recommended
+// size: secrets of the hash size, RSA-2048, the algorithm's curve.
+//
+// # Choosing an algorithm
+//
+// EdDSA (Ed25519) is the default choice for new systems: small keys and
+// signatures, fast, deterministic, no parameters to get wrong. Use ES256
+// where a peer needs NIST curves, RS256 or PS256 where it needs RSA, and
+// HS256 only when the issuer and every verifier may share one secret
+// (anyone who can verify can also issue).
+//
+// # Key sets and rotation
+//
+// A KeySet holds the keys a verifier trusts, looked up by key ID (the JWT
+// "kid"). Give every key an ID (GenerateKeyWithID, Key.WithKeyID) and
+// publish the public halves (Key.Public, jwk.MarshalSet): rotation is then
+// a matter of adding the new key to the set before signing with it, and
+// removing the old one once its tokens have expired.
+//
+// # Errors
+//
+// Every failure wraps one of the sentinel errors of this package, matched
+// with errors.Is, and never carries key material. A non-nil error always
+// means the input was rejected.
+//
+// # Performance
+//
+// Per-key state is prepared once: the keyed HMAC state is pooled per key,
+// RSA keys are precomputed, public keys parsed and validated. Key.Sign
+// appends to a caller's buffer; Key.Verify of an HMAC does not allocate.
+package signet

@@ -1,0 +1,168 @@
+package jsonx
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+func TestValid(t *testing.T) {
+	good := []string{
+		`{}`, `[]`, `0`, `-0.5e+10`, `"a\u00e9\ud83d\ude00\n"`, ` { "a" : [ 1 , true , false , null , {"b":"c"} ] } `,
+		`{"a":1,"A":2}`, `{"a":{"a":{"a":1}}}`, `{"x":{"k":1},"y":{"k":2}}`, `"é"`,
+	}
+	bad := map[string]error{
+		``:                    ErrSyntax,
+		`{`:                   ErrSyntax,
+		`{"a":1,}`:            ErrSyntax,
+		`[1,]`:                ErrSyntax,
+		`{"a" 1}`:             ErrSyntax,
+		`01`:                  ErrSyntax,
+		`1.`:                  ErrSyntax,
+		`.5`:                  ErrSyntax,
+		`+1`:                  ErrSyntax,
+		`1e`:                  ErrSyntax,
+		`"\x01"`:              ErrSyntax,
+		`"\q"`:                ErrSyntax,
+		`"\u12"`:              ErrSyntax,
+		`"\ud800"`:            ErrSyntax,
+		`"\udc00"`:            ErrSyntax,
+		`"\ud800\u0041"`:      ErrSyntax,
+		"\"\xff\"":            ErrSyntax,
+		`tru`:                 ErrSyntax,
+		`{} {}`:               ErrSyntax,
+		`{"a":1,"a":2}`:       ErrDuplicate,
+		`{"a":1,"\u0061":2}`:  ErrDuplicate,
+		`[{"b":1,"b":1}]`:     ErrDuplicate,
+		`{"x":{"y":1,"y":2}}`: ErrDuplicate,
+		strings.Repeat("[", MaxDepth+1) + strings.Repeat("]", MaxDepth+1): ErrDepth,
+	}
+	for _, s := range good {
+		if err := Valid(s); err != nil {
+			t.Errorf("%q: %v", s, err)
+		}
+	}
+	for s, want := range bad {
+		if err := Valid(s); !errors.Is(err, want) {
+			t.Errorf("%q: got %v want %v", s, err, want)
+		}
+	}
+}
+
+func TestManyNames(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("{")
+	for i := 0; i < 100; i++ {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		b.WriteString(`"k` + string(rune('a'+i%26)) + string(rune('a'+i/26)) + `":1`)
+	}
+	ok := b.String() + "}"
+	if err := Valid(ok); err != nil {
+		t.Fatal(err)
+	}
+	dup := b.String() + `,"kaa":2}`
+	if err := Valid(dup); !errors.Is(err, ErrDuplicate) {
+		t.Fatalf("duplicate after the small set: %v", err)
+	}
+	dupEsc := b.String() + `,"k\u0061a":2}`
+	if err := Valid(dupEsc); !errors.Is(err, ErrDuplicate) {
+		t.Fatalf("escaped duplicate after the small set: %v", err)
+	}
+}
+
+func TestMembers(t *testing.T) {
+	s := ` {"a":"x\"y","b\n":[1,{"c":2}],"d":-1.5e2,"e":"plain"} `
+	m := NewMembers(s)
+	var names []string
+	for m.Next(s) {
+		names = append(names, m.Name(s))
+		switch m.Name(s) {
+		case "a":
+			if v, ok := m.String(s); !ok || v != `x"y` {
+				t.Fatalf("a = %q", v)
+			}
+		case "d":
+			if v, ok := m.Int(s); !ok || v != -150 {
+				t.Fatalf("d = %d", v)
+			}
+			if _, ok := m.String(s); ok {
+				t.Fatal("number read as string")
+			}
+		case "e":
+			if v, ok := m.String(s); !ok || v != "plain" {
+				t.Fatalf("e = %q", v)
+			}
+		}
+	}
+	if m.Err() != nil || strings.Join(names, ",") != "a,b\n,d,e" {
+		t.Fatalf("%q %v", names, m.Err())
+	}
+	for _, bad := range []string{`[]`, `{"a":1} x`, `{"a":1,"a":1}`, `{"a":}`} {
+		m := NewMembers(bad)
+		for m.Next(bad) {
+		}
+		if m.Err() == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}
+
+func TestInt(t *testing.T) {
+	for in, want := range map[string]int64{"0": 0, "-0": 0, "12": 12, "-7": -7, "1.9": 1, "-1.9": -1, "1e3": 1000, "9007199254740992": 1 << 53} {
+		if got, err := Int(in); err != nil || got != want {
+			t.Errorf("%s: %d %v", in, got, err)
+		}
+	}
+	for _, in := range []string{"", "x", "1e300", "9007199254740993", "-9007199254740993", "1.", "\"1\""} {
+		if _, err := Int(in); err == nil {
+			t.Errorf("%s accepted", in)
+		}
+	}
+}
+
+func TestAppendString(t *testing.T) {
+	for _, s := range []string{"", "plain", "q\"b\\", "\n\r\t\x00\x1f", "é日本😀", "bad\xffutf8", "<&>\u2028"} {
+		got := string(AppendString(nil, s))
+		var back string
+		if err := json.Unmarshal([]byte(got), &back); err != nil {
+			t.Fatalf("%q → %s: %v", s, got, err)
+		}
+		if back != strings.ToValidUTF8(s, "\ufffd") {
+			t.Fatalf("%q → %s → %q", s, got, back)
+		}
+		if err := Valid(got); err != nil {
+			t.Fatalf("%s: %v", got, err)
+		}
+	}
+}
+
+// FuzzValid checks the scanner against encoding/json, the stricter rules
+// aside: every text Valid accepts, encoding/json accepts and reads to the
+// same value; what Valid refuses, it refuses for a stated reason.
+func FuzzValid(f *testing.F) {
+	for _, s := range []string{`{}`, `{"a":[1,2,{"b":null}]}`, `"\ud83d\ude00"`, `{"a":1,"a":2}`, `[1e5,-0.1,true]`, "\"\xff\"", `{"\u0061":1,"a":2}`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		err := Valid(s)
+		if err == nil {
+			if !json.Valid([]byte(s)) {
+				t.Fatalf("accepted invalid JSON %q", s)
+			}
+			if !utf8.ValidString(s) {
+				t.Fatalf("accepted invalid UTF-8 %q", s)
+			}
+			return
+		}
+		if !errors.Is(err, ErrSyntax) && !errors.Is(err, ErrDuplicate) && !errors.Is(err, ErrDepth) {
+			t.Fatalf("unexpected error %v", err)
+		}
+		if errors.Is(err, ErrSyntax) && json.Valid([]byte(s)) && utf8.ValidString(s) && !strings.Contains(s, `\u`) {
+			t.Fatalf("refused valid JSON %q", s)
+		}
+	})
+}

@@ -1,0 +1,274 @@
+package jwt_test
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/signet-go/signet"
+	"github.com/signet-go/signet/internal/b64"
+	"github.com/signet-go/signet/jwt"
+)
+
+type appClaims struct {
+	jwt.Claims
+	Role   string   `json:"role"`
+	Scopes []string `json:"scopes,omitempty"`
+}
+
+func payloadOf(t *testing.T, tok string) string {
+	t.Helper()
+	parts := strings.Split(tok, ".")
+	if len(parts) != 3 {
+		t.Fatalf("token %q", tok)
+	}
+	p, err := b64.DecodeString(parts[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(p)
+}
+
+// TestEveryAlgorithmRoundTrip signs and verifies typed, embedded and map
+// claims with every algorithm.
+func TestEveryAlgorithmRoundTrip(t *testing.T) {
+	for _, alg := range signet.Algorithms() {
+		t.Run(string(alg), func(t *testing.T) {
+			k, err := signet.GenerateKeyWithID(alg, "k-"+string(alg))
+			if err != nil {
+				t.Fatal(err)
+			}
+			verifier := k
+			if !k.Symmetric() {
+				verifier = pub(t, k)
+			}
+			c := appClaims{
+				Claims: jwt.Claims{Issuer: "iss", Subject: "sub", Audience: jwt.Audience{"a", "b"},
+					ExpiresAt: jwt.At(now.Add(time.Hour)), NotBefore: jwt.At(now), IssuedAt: jwt.At(now), ID: "j1"},
+				Role: "admin", Scopes: []string{"read", "write"},
+			}
+			tok, err := jwt.Sign(k, c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := jwt.Policy{Now: now, Issuer: "iss", Audience: "b", Subject: "sub", ID: "j1"}
+			got, err := jwt.Verify[appClaims](verifier, tok, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Role != "admin" || got.Subject != "sub" || len(got.Scopes) != 2 || got.ExpiresAt != c.ExpiresAt || len(got.Audience) != 2 {
+				t.Fatalf("got %+v", got)
+			}
+			reg, err := jwt.Verify[jwt.Claims](verifier, tok, p)
+			if err != nil || reg.ID != "j1" {
+				t.Fatalf("%+v %v", reg, err)
+			}
+			m, err := jwt.Verify[jwt.Map](verifier, tok, p)
+			if err != nil || m["role"] != "admin" {
+				t.Fatalf("%v %v", m, err)
+			}
+			if n, ok := m["exp"].(json.Number); !ok || n.String() != json.Number(strings.TrimSpace(jsonInt(int64(c.ExpiresAt)))).String() {
+				t.Fatalf("exp in map: %#v", m["exp"])
+			}
+			payload, h, err := jwt.VerifyBytes(verifier, tok, jwt.Policy{})
+			if err != nil || h.KeyID != "k-"+string(alg) || h.Type != "JWT" || h.Algorithm != alg || !strings.Contains(string(payload), `"role":"admin"`) {
+				t.Fatalf("%s %+v %v", payload, h, err)
+			}
+			// A public key cannot sign.
+			if !k.Symmetric() {
+				if _, err := jwt.Sign(verifier, c); !errors.Is(err, signet.ErrKeyUsage) {
+					t.Fatalf("signing with a public key: %v", err)
+				}
+			}
+		})
+	}
+}
+
+func jsonInt(v int64) string { b, _ := json.Marshal(v); return string(b) }
+
+// TestClaimsEncodingMatchesEncodingJSON: the reflection-free writer of
+// Claims produces exactly what encoding/json would.
+func TestClaimsEncodingMatchesEncodingJSON(t *testing.T) {
+	k := mustKey(t, signet.HS256)
+	for _, c := range []jwt.Claims{
+		{},
+		{Subject: "u1"},
+		{Issuer: "https://issuer.example", Subject: "user@example.com", Audience: jwt.Audience{"api"}, ExpiresAt: 1, NotBefore: 2, IssuedAt: 3, ID: "x"},
+		{Audience: jwt.Audience{"a", "b"}, ExpiresAt: -5},
+		{Subject: "quote \" backslash \\ newline \n tab \t ctl \x01 <html> & \u2028 é 日本 \xff"},
+	} {
+		tok, err := jwt.Sign(k, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := json.Marshal(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := payloadOf(t, tok)
+		var a, b any
+		if json.Unmarshal([]byte(got), &a) != nil || json.Unmarshal(want, &b) != nil {
+			t.Fatalf("invalid JSON: %s", got)
+		}
+		ga, _ := json.Marshal(a)
+		gb, _ := json.Marshal(b)
+		if string(ga) != string(gb) {
+			t.Fatalf("claims %+v:\n signet %s\n  json  %s", c, got, want)
+		}
+		if !strings.HasPrefix(got, "{") {
+			t.Fatal(got)
+		}
+		// And it reads back to the same claims.
+		back, err := jwt.Verify[jwt.Claims](k, tok, jwt.Policy{NoExpiry: true, Now: time.Unix(-10, 0), Leeway: jwt.MaxLeeway})
+		if err != nil {
+			t.Fatalf("%s: %v", got, err)
+		}
+		if c.Subject != "" && back.Subject != strings.ToValidUTF8(c.Subject, "\uFFFD") {
+			t.Fatalf("subject %q", back.Subject)
+		}
+	}
+}
+
+func TestAudienceJSON(t *testing.T) {
+	for in, want := range map[string]jwt.Audience{`"a"`: {"a"}, `["a","b"]`: {"a", "b"}, `[]`: {}} {
+		var a jwt.Audience
+		if err := json.Unmarshal([]byte(in), &a); err != nil || len(a) != len(want) {
+			t.Fatalf("%s: %v %v", in, a, err)
+		}
+	}
+	for _, in := range []string{`1`, `[1]`, `{"a":1}`, `null`, `["a",null]`} {
+		var a jwt.Audience
+		if err := json.Unmarshal([]byte(in), &a); err == nil {
+			t.Errorf("%s accepted", in)
+		}
+	}
+	if b, _ := json.Marshal(jwt.Audience{"x"}); string(b) != `"x"` {
+		t.Errorf("single audience written as %s", b)
+	}
+	if b, _ := json.Marshal(jwt.Audience{"x", "y"}); string(b) != `["x","y"]` {
+		t.Errorf("audiences written as %s", b)
+	}
+}
+
+func TestNumericDate(t *testing.T) {
+	k := mustKey(t, signet.HS256)
+	tok := craft(t, k, `{"alg":"HS256"}`, `{"exp":1800003600.75,"iat":1.8e9}`)
+	c, err := jwt.Verify[appClaims](k, tok, jwt.Policy{Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.ExpiresAt != 1800003600 || c.IssuedAt != 1800000000 {
+		t.Fatalf("%+v", c.Claims)
+	}
+	if got := jwt.At(time.Unix(42, 999)).Time(); !got.Equal(time.Unix(42, 0)) {
+		t.Fatal(got)
+	}
+	if !jwt.NumericDate(0).Time().IsZero() {
+		t.Fatal("zero date is not the zero time")
+	}
+}
+
+// TestSignRefusesNonObjects: Sign never issues a token Verify would refuse.
+func TestSignRefusesNonObjects(t *testing.T) {
+	k := mustKey(t, signet.HS256)
+	if _, err := jwt.Sign(k, "just a string"); !errors.Is(err, signet.ErrMalformed) {
+		t.Fatalf("string claims: %v", err)
+	}
+	if _, err := jwt.Sign(k, []int{1}); !errors.Is(err, signet.ErrMalformed) {
+		t.Fatalf("array claims: %v", err)
+	}
+	if _, err := jwt.Sign(k, map[string]any{"f": func() {}}); err == nil {
+		t.Fatal("unencodable claims accepted")
+	}
+	if _, err := jwt.Sign[jwt.Claims](nil, jwt.Claims{}); !errors.Is(err, signet.ErrKeyUsage) {
+		t.Fatalf("nil key: %v", err)
+	}
+}
+
+// TestKidEscaped: values written into the header are JSON-escaped, so a kid
+// cannot inject members.
+func TestKidEscaped(t *testing.T) {
+	k := mustKey(t, signet.HS256).WithKeyID(`k1","alg":"none`)
+	tok, err := jwt.Sign(k, jwt.Claims{ExpiresAt: jwt.At(now.Add(time.Hour))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, _ := b64.DecodeString(tok[:strings.IndexByte(tok, '.')])
+	if string(h) != `{"alg":"HS256","kid":"k1\",\"alg\":\"none","typ":"JWT"}` {
+		t.Fatalf("header %s", h)
+	}
+	if _, err := jwt.Verify[jwt.Claims](k, tok, jwt.Policy{Now: now}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestPolicyBounds: leeway and size limits are bounded.
+func TestPolicyBounds(t *testing.T) {
+	k := mustKey(t, signet.HS256)
+	tok, _ := jwt.Sign(k, jwt.Claims{ExpiresAt: jwt.At(now.Add(time.Hour))})
+	if _, err := jwt.Verify[jwt.Claims](k, tok, jwt.Policy{Now: now, Leeway: time.Hour}); err == nil {
+		t.Fatal("leeway of an hour accepted")
+	}
+	if _, err := jwt.Verify[jwt.Claims](k, tok, jwt.Policy{Now: now, Leeway: -time.Second}); err == nil {
+		t.Fatal("negative leeway accepted")
+	}
+	if _, err := jwt.Verify[jwt.Claims](k, tok, jwt.Policy{Now: now, MaxSize: -1}); err == nil {
+		t.Fatal("negative MaxSize accepted")
+	}
+	if _, err := jwt.Verify[jwt.Claims](nil, tok, jwt.Policy{Now: now}); !errors.Is(err, signet.ErrKeyNotFound) {
+		t.Fatalf("nil keys: %v", err)
+	}
+}
+
+// TestKeySetSelection: kid picks the key; without kid, the algorithm.
+func TestKeySetSelection(t *testing.T) {
+	a, b := mustKey(t, signet.ES256).WithKeyID("a"), mustKey(t, signet.ES256).WithKeyID("b")
+	noKid := mustKey(t, signet.EdDSA)
+	set, err := signet.NewKeySet(pub(t, a), pub(t, b), pub(t, noKid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	claims := jwt.Claims{ExpiresAt: jwt.At(now.Add(time.Hour))}
+	for _, k := range []*signet.Key{a, b, noKid} {
+		tok, _ := jwt.Sign(k, claims)
+		if _, err := jwt.Verify[jwt.Claims](set, tok, jwt.Policy{Now: now}); err != nil {
+			t.Fatalf("%s: %v", k.KeyID(), err)
+		}
+	}
+	// a's token relabelled with b's kid fails on b's key.
+	tok, _ := jwt.Sign(a.WithKeyID("b"), claims)
+	if _, err := jwt.Verify[jwt.Claims](set, tok, jwt.Policy{Now: now}); !errors.Is(err, signet.ErrSignatureInvalid) {
+		t.Fatalf("relabelled: %v", err)
+	}
+	if _, err := signet.NewKeySet(a, a); err == nil {
+		t.Fatal("duplicate kid accepted")
+	}
+}
+
+func TestConcurrentUse(t *testing.T) {
+	k := mustKey(t, signet.HS256)
+	claims := jwt.Claims{Subject: "s", ExpiresAt: jwt.At(now.Add(time.Hour))}
+	done := make(chan error, 8)
+	for range 8 {
+		go func() {
+			for range 200 {
+				tok, err := jwt.Sign(k, claims)
+				if err == nil {
+					_, err = jwt.Verify[jwt.Claims](k, tok, jwt.Policy{Now: now})
+				}
+				if err != nil {
+					done <- err
+					return
+				}
+			}
+			done <- nil
+		}()
+	}
+	for range 8 {
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,25 @@
+package jwt_test
+
+import (
+	"crypto/sha256"
+	"math/big"
+	"testing"
+
+	"github.com/signet-go/signet"
+	"github.com/signet-go/signet/jwk"
+)
+
+type bigInt = big.Int
+
+var one = big.NewInt(1)
+
+func sha256Of(s string) [32]byte { return sha256.Sum256([]byte(s)) }
+
+func mustJWK(t *testing.T, k *signet.Key) string {
+	t.Helper()
+	b, err := jwk.MarshalPublic(k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}

@@ -1,0 +1,199 @@
+package signet_test
+
+import (
+	"crypto/ecdsa"
+	"crypto/ed25519"
+	"crypto/elliptic"
+	"crypto/rand"
+	"errors"
+	"testing"
+
+	"github.com/signet-go/signet"
+)
+
+func TestKeyEveryAlgorithm(t *testing.T) {
+	msg := []byte("header.payload")
+	for _, alg := range signet.Algorithms() {
+		t.Run(string(alg), func(t *testing.T) {
+			k, err := signet.GenerateKeyWithID(alg, "kid-1")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if k.Algorithm() != alg || k.KeyID() != "kid-1" || !k.CanSign() {
+				t.Fatalf("key %s %q %v", k.Algorithm(), k.KeyID(), k.CanSign())
+			}
+			sig, err := k.Sign([]byte("prefix"), msg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(sig[:6]) != "prefix" || len(sig)-6 != k.SignatureSize() {
+				t.Fatalf("signature appended wrongly: %d bytes, size %d", len(sig)-6, k.SignatureSize())
+			}
+			sig = sig[6:]
+			verifier := k
+			if !k.Symmetric() {
+				if verifier, err = k.Public(); err != nil {
+					t.Fatal(err)
+				}
+				if verifier.CanSign() || verifier.KeyID() != "kid-1" || verifier.Algorithm() != alg {
+					t.Fatal("public half wrong")
+				}
+				if _, err := verifier.Sign(nil, msg); !errors.Is(err, signet.ErrKeyUsage) {
+					t.Fatalf("public key signed: %v", err)
+				}
+				if p, _ := verifier.Public(); p != verifier {
+					t.Fatal("Public of a public key is not itself")
+				}
+			} else if _, err := k.Public(); !errors.Is(err, signet.ErrKeyUsage) {
+				t.Fatalf("HMAC Public: %v", err)
+			}
+			if err := verifier.Verify(msg, sig); err != nil {
+				t.Fatal(err)
+			}
+			bad := append([]byte(nil), sig...)
+			bad[len(bad)/2] ^= 1
+			for _, s := range [][]byte{bad, sig[:len(sig)-1], append(append([]byte(nil), sig...), 0), nil} {
+				if err := verifier.Verify(msg, s); !errors.Is(err, signet.ErrSignatureInvalid) {
+					t.Fatalf("bad signature: %v", err)
+				}
+			}
+			if err := verifier.Verify([]byte("other"), sig); !errors.Is(err, signet.ErrSignatureInvalid) {
+				t.Fatalf("other message: %v", err)
+			}
+			// Rebuilding from the material gives an equal key.
+			again, err := signet.NewKey(alg, k.Material())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !again.Equal(k) || again.Equal(verifier) != k.Symmetric() {
+				t.Fatal("Equal")
+			}
+			other, _ := signet.GenerateKey(alg)
+			if other.Equal(k) {
+				t.Fatal("two generated keys equal")
+			}
+			if k.Algorithm().Symmetric() != k.Symmetric() {
+				t.Fatal("Symmetric")
+			}
+		})
+	}
+}
+
+func TestNewKeyMismatch(t *testing.T) {
+	ec, _ := ecdsa.GenerateKey(elliptic.P384(), rand.Reader)
+	_, ed, _ := ed25519.GenerateKey(rand.Reader)
+	cases := []struct {
+		alg      signet.Algorithm
+		material any
+		want     error
+	}{
+		{signet.ES256, ec, signet.ErrAlgorithmMismatch},  // P-384 key for ES256
+		{signet.RS256, ed, signet.ErrAlgorithmMismatch},  // Ed25519 key for RS256
+		{signet.EdDSA, []byte("x"), signet.ErrAlgorithmMismatch},
+		{signet.HS256, "a string", signet.ErrAlgorithmMismatch},
+		{signet.EdDSA, ed25519.PrivateKey(make([]byte, 10)), signet.ErrWeakKey},
+		{signet.EdDSA, ed25519.PublicKey(make([]byte, 10)), signet.ErrWeakKey},
+		{"none", []byte("0123456789abcdef0123456789abcdef"), signet.ErrUnsupported},
+		{"HS1", []byte("0123456789abcdef0123456789abcdef"), signet.ErrUnsupported},
+	}
+	for _, c := range cases {
+		if _, err := signet.NewKey(c.alg, c.material); !errors.Is(err, c.want) {
+			t.Errorf("%s %T: got %v want %v", c.alg, c.material, err, c.want)
+		}
+	}
+	// An Ed25519 private key whose public half was altered.
+	bad := append(ed25519.PrivateKey(nil), ed...)
+	bad[40] ^= 1
+	if _, err := signet.NewKey(signet.EdDSA, bad); !errors.Is(err, signet.ErrWeakKey) {
+		t.Errorf("inconsistent Ed25519 key: %v", err)
+	}
+	if _, err := signet.ParseAlgorithm("none"); err == nil {
+		t.Error("none parsed as an algorithm")
+	}
+	if a, err := signet.ParseAlgorithm("ES384"); err != nil || a != signet.ES384 {
+		t.Error(a, err)
+	}
+}
+
+func TestKeySet(t *testing.T) {
+	a, _ := signet.GenerateKeyWithID(signet.ES256, "a")
+	b, _ := signet.GenerateKeyWithID(signet.EdDSA, "b")
+	c1, _ := signet.GenerateKey(signet.HS256)
+	c2, _ := signet.GenerateKey(signet.HS256)
+	set, err := signet.NewKeySet(a, b, c1, c2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if set.Len() != 4 || len(set.Keys()) != 4 {
+		t.Fatal("Len")
+	}
+	if k, err := set.Select("a", signet.ES256); err != nil || k[0] != a {
+		t.Fatal(k, err)
+	}
+	if _, err := set.Select("a", signet.EdDSA); !errors.Is(err, signet.ErrAlgorithmMismatch) {
+		t.Fatal(err)
+	}
+	if _, err := set.Select("zz", signet.ES256); !errors.Is(err, signet.ErrKeyNotFound) {
+		t.Fatal(err)
+	}
+	if k, err := set.Select("", signet.HS256); err != nil || len(k) != 2 {
+		t.Fatal(k, err)
+	}
+	if k, err := set.Select("", signet.EdDSA); err != nil || k[0] != b {
+		t.Fatal(k, err)
+	}
+	if _, err := set.Select("", signet.RS256); !errors.Is(err, signet.ErrKeyNotFound) {
+		t.Fatal(err)
+	}
+	if k, ok := set.Lookup("b"); !ok || k != b {
+		t.Fatal("Lookup")
+	}
+	if _, err := signet.NewKeySet(a, a); err == nil {
+		t.Fatal("duplicate kid")
+	}
+	if _, err := signet.NewKeySet(nil); err == nil {
+		t.Fatal("nil key")
+	}
+	// A single key without kid accepts any kid; with one, only its own.
+	if _, err := c1.Select("whatever", signet.HS256); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Select("b", signet.ES256); !errors.Is(err, signet.ErrKeyNotFound) {
+		t.Fatal(err)
+	}
+}
+
+// TestECDSAScalarRange: r or s of zero or at least the order are refused.
+func TestECDSAScalarRange(t *testing.T) {
+	for _, alg := range []signet.Algorithm{signet.ES256, signet.ES384, signet.ES512} {
+		k, _ := signet.GenerateKey(alg)
+		p, _ := k.Public()
+		msg := []byte("m")
+		sig, _ := k.Sign(nil, msg)
+		n := len(sig) / 2
+		order := p.PublicMaterial().(*ecdsa.PublicKey).Curve.Params().N.FillBytes(make([]byte, n))
+		for name, bad := range map[string][]byte{
+			"zero":   make([]byte, 2*n),
+			"r=0":    append(make([]byte, n), sig[n:]...),
+			"s=0":    append(append([]byte(nil), sig[:n]...), make([]byte, n)...),
+			"r=n":    append(append([]byte(nil), order...), sig[n:]...),
+			"s=n":    append(append([]byte(nil), sig[:n]...), order...),
+			"s=0xff": append(append([]byte(nil), sig[:n]...), bytesOf(0xff, n)...),
+		} {
+			if err := p.Verify(msg, bad); !errors.Is(err, signet.ErrSignatureInvalid) {
+				t.Errorf("%s %s: %v", alg, name, err)
+			}
+		}
+		if err := p.Verify(msg, sig); err != nil {
+			t.Errorf("%s: %v", alg, err)
+		}
+	}
+}
+
+func bytesOf(b byte, n int) []byte {
+	out := make([]byte, n)
+	for i := range out {
+		out[i] = b
+	}
+	return out
+}
