@@ -21,7 +21,8 @@ const MaxPEMSize = 64 << 10
 // blocks are "PRIVATE KEY" (PKCS #8), "PUBLIC KEY" (SPKI), "RSA PRIVATE KEY"
 // and "RSA PUBLIC KEY" (PKCS #1) and "EC PRIVATE KEY" (SEC 1, optionally
 // preceded by the "EC PARAMETERS" block OpenSSL writes). Exactly one key
-// block is read: a second one is refused rather than guessed between.
+// block is read: a second one is refused rather than guessed between. Text
+// outside the block (comments, "Bag Attributes") is ignored.
 //
 // When alg is "" the algorithm is inferred where the key allows only one:
 // Ed25519 is EdDSA, an EC key is ES256, ES384 or ES512 by its curve. An RSA
@@ -31,7 +32,9 @@ const MaxPEMSize = 64 << 10
 // Errors wrap ErrTooLarge (more than MaxPEMSize bytes), ErrMalformed (no PEM
 // block, bad DER), ErrUnsupported (encrypted or header-carrying blocks,
 // other block types, key types and curves signet does not sign with),
-// ErrAlgorithmMismatch (alg does not fit the key) or ErrWeakKey (as NewKey).
+// ErrAlgorithmMismatch (alg does not fit the key) or ErrWeakKey (as NewKey,
+// and for RSA private keys whose primes are out of proportion to the
+// modulus, refused before their costly validation).
 // PEM carries no key ID: set one with Key.WithKeyID.
 func ParsePEM(data []byte, alg Algorithm) (*Key, error) {
 	if len(data) > MaxPEMSize {
@@ -72,6 +75,9 @@ func parsePEMBlock(block *pem.Block) (any, error) {
 		material any
 		err      error
 	)
+	if err := checkRSAPrivateDER(block.Type, block.Bytes); err != nil {
+		return nil, err
+	}
 	switch block.Type {
 	case "PRIVATE KEY":
 		material, err = x509.ParsePKCS8PrivateKey(block.Bytes)
@@ -121,6 +127,57 @@ func inferAlgorithm(material any) (Algorithm, error) {
 		}
 	}
 	return "", fmt.Errorf("%w: no algorithm for %T", ErrUnsupported, material)
+}
+
+// checkRSAPrivateDER bounds the integers of an RSA private key (PKCS #1,
+// bare or inside PKCS #8) before crypto/x509 validates it. Validation
+// computes q⁻¹ mod p by exponentiation before it checks that p·q = n, so a
+// key with a 2048-bit n and a p of a few kilobytes costs seconds, and tens
+// of kilobytes minutes. A prime of more than about half the modulus cannot
+// be part of a balanced key, the only kind generated. DER that does not
+// have the expected shape is left to crypto/x509 to refuse.
+func checkRSAPrivateDER(typ string, der []byte) error {
+	switch typ {
+	case "RSA PRIVATE KEY":
+	case "PRIVATE KEY":
+		var p struct {
+			Version    int
+			Algo       pkix.AlgorithmIdentifier
+			PrivateKey []byte
+		}
+		if _, err := asn1.Unmarshal(der, &p); err != nil || !p.Algo.Algorithm.Equal(oidRSA) {
+			return nil
+		}
+		der = p.PrivateKey
+	default:
+		return nil
+	}
+	// RSAPrivateKey ::= SEQUENCE { version, n, e, d, p, q, ... }
+	var seq asn1.RawValue
+	if _, err := asn1.Unmarshal(der, &seq); err != nil || seq.Tag != asn1.TagSequence {
+		return nil
+	}
+	var ints [][]byte
+	for body := seq.Bytes; len(body) > 0 && len(ints) < 6; {
+		var v asn1.RawValue
+		rest, err := asn1.Unmarshal(body, &v)
+		if err != nil || v.Class != asn1.ClassUniversal || v.Tag != asn1.TagInteger {
+			return nil
+		}
+		ints = append(ints, bytes.TrimLeft(v.Bytes, "\x00"))
+		body = rest
+	}
+	if len(ints) < 6 {
+		return nil
+	}
+	n, d, p, q := ints[1], ints[3], ints[4], ints[5]
+	if len(n) > MaxRSABits/8 {
+		return fmt.Errorf("%w: RSA modulus is %d bytes, at most %d accepted", ErrWeakKey, len(n), MaxRSABits/8)
+	}
+	if maxPrime := len(n)/2 + 2; len(p) > maxPrime || len(q) > maxPrime || len(d) > len(n) {
+		return fmt.Errorf("%w: RSA private parameters are too large for the modulus", ErrWeakKey)
+	}
+	return nil
 }
 
 // OIDs of the key types and curves signet signs with.

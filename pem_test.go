@@ -8,12 +8,16 @@ import (
 	"crypto/rand"
 	"crypto/rsa"
 	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/asn1"
 	"encoding/pem"
 	"errors"
 	"fmt"
+	"math/big"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/signet-go/signet"
 )
@@ -183,12 +187,36 @@ func TestPEMRejects(t *testing.T) {
 		0x06, 0x05, 0x2b, 0x81, 0x04, 0x00, 0x0a, 0x03, 0x42, 0x00, 0x04}
 	k1 = append(k1, make([]byte, 64)...)
 
+	// PKCS #1 with a prime far larger than the modulus allows: refused
+	// before crypto/rsa spends minutes on it.
+	rsaPri := keys[signet.RS256].Material().(*rsa.PrivateKey)
+	hugeP, err := asn1.Marshal(struct {
+		Version               int
+		N                     *big.Int
+		E                     int
+		D, P, Q, Dp, Dq, Qinv *big.Int
+	}{0, rsaPri.N, rsaPri.E, rsaPri.D, new(big.Int).Lsh(big.NewInt(1), 8*40000), rsaPri.Primes[1],
+		rsaPri.Precomputed.Dp, rsaPri.Precomputed.Dq, rsaPri.Precomputed.Qinv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hugeP8, err := asn1.Marshal(struct {
+		Version    int
+		Algo       pkix.AlgorithmIdentifier
+		PrivateKey []byte
+	}{0, pkix.AlgorithmIdentifier{Algorithm: asn1.ObjectIdentifier{1, 2, 840, 113549, 1, 1, 1}, Parameters: asn1.NullRawValue}, hugeP})
+	if err != nil {
+		t.Fatal(err)
+	}
+
 	tests := []struct {
 		name string
 		data []byte
 		alg  signet.Algorithm
 		want error
 	}{
+		{"RSA huge prime PKCS1", pemBlock("RSA PRIVATE KEY", hugeP), signet.RS256, signet.ErrWeakKey},
+		{"RSA huge prime PKCS8", pemBlock("PRIVATE KEY", hugeP8), signet.RS256, signet.ErrWeakKey},
 		{"too large", append(bytes.Repeat([]byte(" "), signet.MaxPEMSize), ecPEM...), "", signet.ErrTooLarge},
 		{"empty", nil, "", signet.ErrMalformed},
 		{"garbage", []byte("not a key at all"), signet.ES256, signet.ErrMalformed},
@@ -216,7 +244,11 @@ func TestPEMRejects(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			start := time.Now()
 			k, err := signet.ParsePEM(tt.data, tt.alg)
+			if d := time.Since(start); d > 5*time.Second {
+				t.Errorf("rejection took %v", d)
+			}
 			if !errors.Is(err, tt.want) {
 				t.Fatalf("err = %v, want %v", err, tt.want)
 			}

@@ -50,8 +50,14 @@ const maxDepth = 32
 //   - ErrKeyUsage: "use" other than "sig", "key_ops" other than
 //     "sign" and "verify";
 //   - ErrWeakKey: material signet.NewKey refuses (short HMAC secret, RSA
-//     below 2048 bits, EC point off its curve), or private members that do
-//     not match the public ones.
+//     below 2048 bits, EC point off its curve), private members that do
+//     not match the public ones, or RSA private integers out of proportion
+//     to the modulus (refused before their costly validation).
+//
+// One exception to strictness: an RSA integer may carry the single leading
+// zero octet RFC 7518 §6.3.1.1 warns some producers add (Java's
+// BigInteger); its value is unchanged. EC coordinates must be exactly the
+// curve's size (RFC 7518 §6.2.1.2).
 func ParseKey(data []byte) (*signet.Key, error) {
 	return ParseKeyFor(data, "")
 }
@@ -512,6 +518,9 @@ func parseRSA(m members, alg signet.Algorithm, want kind, kid string) (*signet.K
 			return nil, err
 		}
 	}
+	if err := checkRSASizes(n, ints[0], ints[1], ints[2]); err != nil {
+		return nil, err
+	}
 	priv := &rsa.PrivateKey{
 		PublicKey: pub,
 		D:         new(big.Int).SetBytes(ints[0]),
@@ -533,6 +542,21 @@ func parseRSA(m members, alg signet.Algorithm, want kind, kid string) (*signet.K
 		}
 	}
 	return k.WithKeyID(kid), nil
+}
+
+// checkRSASizes bounds the private integers before crypto/rsa sees them.
+// Validation computes q⁻¹ mod p by exponentiation before it checks that
+// p·q = n, so a JWK with a 2048-bit n and a p of a few kilobytes would cost
+// seconds, and tens of kilobytes minutes. A prime of more than about half
+// the modulus cannot be part of a balanced key, the only kind generated.
+func checkRSASizes(n, d, p, q []byte) error {
+	if len(n) > signet.MaxRSABits/8 {
+		return fmt.Errorf("%w: RSA modulus is %d bytes, at most %d accepted", signet.ErrWeakKey, len(n), signet.MaxRSABits/8)
+	}
+	if maxPrime := len(n)/2 + 2; len(p) > maxPrime || len(q) > maxPrime || len(d) > len(n) {
+		return fmt.Errorf("%w: RSA private parameters are too large for the modulus", signet.ErrWeakKey)
+	}
+	return nil
 }
 
 // clip bounds input quoted in error messages.

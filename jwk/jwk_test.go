@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/signet-go/signet"
 	"github.com/signet-go/signet/jwk"
@@ -425,11 +426,18 @@ func TestParseKeyRejects(t *testing.T) {
 		{"RSA p without q", rsaKey.with("q", nil, "dp", nil, "dq", nil, "qi", nil).json(t), "", signet.ErrMalformed},
 		{"RSA dp inconsistent", rsaKey.with("dp", b64(dp)).json(t), "", signet.ErrWeakKey},
 		{"RSA p equals q", rsaKey.with("p", rsaKey["q"], "q", rsaKey["q"], "dp", nil, "dq", nil, "qi", nil).json(t), "", signet.ErrWeakKey},
+		{"RSA huge p", rsaKey.with("p", b64(bytes.Repeat([]byte{0xff}, 40000)), "dp", nil, "dq", nil, "qi", nil).json(t), "", signet.ErrWeakKey},
+		{"RSA huge q with CRT", rsaKey.with("q", b64(bytes.Repeat([]byte{0xfd}, 2000))).json(t), "", signet.ErrWeakKey},
+		{"RSA modulus above MaxRSABits", rsaPub.with("n", b64(bytes.Repeat([]byte{0xff}, signet.MaxRSABits/8+1))).json(t), "", signet.ErrWeakKey},
 		{"RSA d wrong", rsaKey.with("d", "AQAB", "dp", nil, "dq", nil, "qi", nil).json(t), "", signet.ErrWeakKey},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			start := time.Now()
 			k, err := jwk.ParseKeyFor(tt.data, tt.alg)
+			if d := time.Since(start); d > 5*time.Second {
+				t.Errorf("rejection took %v", d)
+			}
 			if !errors.Is(err, tt.want) {
 				t.Fatalf("err = %v, want %v", err, tt.want)
 			}

@@ -187,6 +187,10 @@ const (
 // validating the whole object strictly (no duplicate names at any depth).
 // Strings are substrings of payload.
 func decodeClaims(payload string, c *Claims) (has uint8, err error) {
+	if has, ok := decodeClaimsFast(payload, c); ok {
+		return has, nil
+	}
+	*c = Claims{}
 	m := jsonx.NewMembers(payload)
 	for m.Next(payload) {
 		name := m.Name(payload)

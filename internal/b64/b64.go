@@ -21,7 +21,13 @@ var (
 	pairs [4096][2]byte
 	pair  [4096]uint16 // pairs as little-endian uint16, for 8-byte stores
 	dec   [256]byte
+	// dec0..dec3 hold each character's 6 bits pre-shifted to its place in
+	// a 24-bit group, or bad (a bit above the group) outside the alphabet:
+	// four characters decode with four loads and three ORs.
+	dec0, dec1, dec2, dec3 [256]uint32
 )
+
+const bad = 1 << 31
 
 func init() {
 	for i := range pairs {
@@ -31,8 +37,13 @@ func init() {
 	for i := range dec {
 		dec[i] = 0xFF
 	}
+	for i := range dec0 {
+		dec0[i], dec1[i], dec2[i], dec3[i] = bad, bad, bad, bad
+	}
 	for i := 0; i < len(alphabet); i++ {
-		dec[alphabet[i]] = byte(i)
+		c := alphabet[i]
+		dec[c] = byte(i)
+		dec0[c], dec1[c], dec2[c], dec3[c] = uint32(i)<<18, uint32(i)<<12, uint32(i)<<6, uint32(i)
 	}
 }
 
@@ -53,13 +64,15 @@ func AppendEncode(dst, src []byte) []byte {
 		dst = grown
 	}
 	out := dst[start : start+n]
-	i, j := 0, 0
 	// Six bytes to eight characters per step, reading and writing 8 bytes.
-	for ; i+8 <= len(src) && j+8 <= len(out); i, j = i+6, j+8 {
-		v := binary.BigEndian.Uint64(src[i:])
+	in, o := src, out
+	for len(in) >= 8 && len(o) >= 8 {
+		v := binary.BigEndian.Uint64(in)
 		x := uint64(pair[v>>52]) | uint64(pair[v>>40&0xFFF])<<16 | uint64(pair[v>>28&0xFFF])<<32 | uint64(pair[v>>16&0xFFF])<<48
-		binary.LittleEndian.PutUint64(out[j:], x)
+		binary.LittleEndian.PutUint64(o, x)
+		in, o = in[6:], o[8:]
 	}
+	i, j := len(src)-len(in), len(out)-len(o)
 	for ; i+3 <= len(src); i, j = i+3, j+4 {
 		v := uint(src[i])<<16 | uint(src[i+1])<<8 | uint(src[i+2])
 		p, q := pairs[v>>12], pairs[v&0xFFF]
@@ -87,26 +100,24 @@ func Decode(dst []byte, src string) (int, error) {
 	if len(src)%4 == 1 || len(dst) < n {
 		return 0, ErrInvalid
 	}
-	i, j := 0, 0
 	// Eight characters to six bytes per step, writing 8 bytes.
-	for out := dst; i+8 <= len(src) && len(out) >= 8; i, j = i+8, j+6 {
-		in := src[i : i+8]
-		a, b, c, d := dec[in[0]], dec[in[1]], dec[in[2]], dec[in[3]]
-		e, f, g, h := dec[in[4]], dec[in[5]], dec[in[6]], dec[in[7]]
-		if (a|b|c|d|e|f|g|h)&0x80 != 0 {
+	in, o := src, dst
+	for len(in) >= 8 && len(o) >= 8 {
+		v := dec0[in[0]] | dec1[in[1]] | dec2[in[2]] | dec3[in[3]]
+		w := dec0[in[4]] | dec1[in[5]] | dec2[in[6]] | dec3[in[7]]
+		if (v|w)&bad != 0 {
 			return 0, ErrInvalid
 		}
-		v := uint64(a)<<58 | uint64(b)<<52 | uint64(c)<<46 | uint64(d)<<40 | uint64(e)<<34 | uint64(f)<<28 | uint64(g)<<22 | uint64(h)<<16
-		binary.BigEndian.PutUint64(out, v)
-		out = out[6:]
+		binary.BigEndian.PutUint64(o, uint64(v)<<40|uint64(w)<<16)
+		in, o = in[8:], o[6:]
 	}
+	i, j := len(src)-len(in), len(dst)-len(o)
 	for ; i+4 <= len(src); i, j = i+4, j+3 {
 		in := src[i : i+4]
-		a, b, c, d := dec[in[0]], dec[in[1]], dec[in[2]], dec[in[3]]
-		if (a|b|c|d)&0x80 != 0 {
+		v := dec0[in[0]] | dec1[in[1]] | dec2[in[2]] | dec3[in[3]]
+		if v&bad != 0 {
 			return 0, ErrInvalid
 		}
-		v := uint(a)<<18 | uint(b)<<12 | uint(c)<<6 | uint(d)
 		o := dst[j : j+3]
 		o[0], o[1], o[2] = byte(v>>16), byte(v>>8), byte(v)
 	}

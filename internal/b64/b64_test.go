@@ -27,7 +27,7 @@ func TestMatchesStdlib(t *testing.T) {
 func TestRejects(t *testing.T) {
 	for _, s := range []string{
 		"A", "AAAAA", "AB==", "AB=", "A\nBC", "AB+C", "AB/C", "AB C", "AB\x00C", "\xffAAA",
-		"AB", // non-zero trailing bits? "AB" = 000000 000001: low 4 bits of B non-zero
+		"AB",  // non-zero trailing bits? "AB" = 000000 000001: low 4 bits of B non-zero
 		"AAB", // low 2 bits of B non-zero
 	} {
 		if _, err := DecodeString(s); err == nil {

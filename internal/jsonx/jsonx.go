@@ -35,9 +35,11 @@ const smallNames = 16
 // never holds it (Go's escape analysis would otherwise move a caller's
 // stack buffer to the heap).
 type scanner struct {
-	i     int
-	depth int
-	esc   bool // the last string scanned had an escape
+	i        int
+	depth    int
+	esc      bool  // the last string scanned had an escape
+	num      int64 // the last number scanned, when numExact
+	numExact bool  // the last number scanned was an integer within ±2^53
 }
 
 // Members iterates over the members of a JSON object without callbacks,
@@ -63,6 +65,8 @@ type Members struct {
 	escName string // the unescaped name, a copy, when the name had escapes
 	value   span
 	valEsc  bool // the value is a string with escapes
+	num     int64
+	numOK   bool // the value is an integer within ±2^53, num
 	err     error
 	done    bool
 }
@@ -99,6 +103,7 @@ func (m *Members) Next(s string) bool {
 	}
 	m.name, m.value = name, value
 	m.valEsc = m.o.valEsc
+	m.num, m.numOK = m.p.num, m.p.numExact && (s[value.a] == '-' || (s[value.a] >= '0' && s[value.a] <= '9'))
 	if m.o.nameEsc {
 		m.escName = m.o.last
 	} else if m.escName != "" {
@@ -115,6 +120,9 @@ func (m *Members) String(s string) (string, bool) {
 
 // Int returns the current value as Int does, when it is a number.
 func (m *Members) Int(s string) (int64, bool) {
+	if m.numOK {
+		return m.num, true
+	}
 	return intValue(s[m.value.a:m.value.b])
 }
 
@@ -162,60 +170,92 @@ type objectState struct {
 // call). ok is false at the closing brace. name is the raw name without its
 // quotes; p.esc tells whether it had escapes.
 func (o *objectState) next(p *scanner, s string) (name, value span, ok bool, err error) {
+	i := p.i
 	if !o.started {
 		o.started = true
 		p.depth++
 		if p.depth > MaxDepth {
 			return span{}, span{}, false, ErrDepth
 		}
-		p.i++ // '{'
-		p.ws(s)
-		if p.i < len(s) && s[p.i] == '}' {
-			p.i++
+		i = skipWS(s, i+1) // past '{'
+		if i < len(s) && s[i] == '}' {
+			p.i = i + 1
 			p.depth--
 			return span{}, span{}, false, nil
 		}
 	} else {
-		p.ws(s)
-		if p.i >= len(s) {
+		i = skipWS(s, i)
+		if i >= len(s) {
 			return span{}, span{}, false, ErrSyntax
 		}
-		switch s[p.i] {
+		switch s[i] {
 		case ',':
-			p.i++
+			i = skipWS(s, i+1)
 		case '}':
-			p.i++
+			p.i = i + 1
 			p.depth--
 			return span{}, span{}, false, nil
 		default:
 			return span{}, span{}, false, ErrSyntax
 		}
 	}
-	p.ws(s)
-	if p.i >= len(s) || s[p.i] != '"' {
+	if i >= len(s) || s[i] != '"' {
 		return span{}, span{}, false, ErrSyntax
 	}
-	start := p.i
-	if err := p.str(s); err != nil {
-		return span{}, span{}, false, err
+	// The name: plain ASCII in one loop, anything else by str.
+	j := PlainRun(s, i+1)
+	if j < len(s) && s[j] == '"' {
+		name, p.esc, p.i = span{i + 1, j}, false, j+1
+	} else {
+		p.i = i
+		if err := p.str(s); err != nil {
+			return span{}, span{}, false, err
+		}
+		name = span{i + 1, p.i - 1}
 	}
-	name = span{start + 1, p.i - 1}
 	o.nameEsc = p.esc
 	if err := o.add(s, name, p.esc); err != nil {
 		return span{}, span{}, false, err
 	}
-	p.ws(s)
-	if p.i >= len(s) || s[p.i] != ':' {
+	i = skipWS(s, p.i)
+	if i >= len(s) || s[i] != ':' {
 		return span{}, span{}, false, ErrSyntax
 	}
-	p.i++
-	p.ws(s)
-	vstart := p.i
+	i = skipWS(s, i+1)
+	// The value: plain strings in one loop, anything else by value.
+	if i < len(s) && s[i] == '"' {
+		if j := PlainRun(s, i+1); j < len(s) && s[j] == '"' {
+			p.i, o.valEsc = j+1, false
+			return name, span{i, j + 1}, true, nil
+		}
+	}
+	p.i = i
 	if err := p.value(s); err != nil {
 		return span{}, span{}, false, err
 	}
-	o.valEsc = p.esc && s[vstart] == '"'
-	return name, span{vstart, p.i}, true, nil
+	o.valEsc = p.esc && s[i] == '"'
+	return name, span{i, p.i}, true, nil
+}
+
+// skipWS returns the index of the first byte at or after i that is not
+// JSON white space.
+func skipWS(s string, i int) int {
+	for i < len(s) && s[i] <= ' ' && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// PlainRun returns the index of the first byte at or after i that is not
+// plain: printable ASCII other than the quote and the backslash.
+func PlainRun(s string, i int) int {
+	for i+8 <= len(s) && plain8(load64(s[i:i+8])) {
+		i += 8
+	}
+	for i < len(s) && plain[s[i]] {
+		i++
+	}
+	return i
 }
 
 // add records a member name, refusing one seen before.
@@ -226,14 +266,15 @@ func (o *objectState) add(s string, name span, esc bool) error {
 			return err
 		}
 		o.last = u
-		if o.seen(s, u) {
+		if o.seen(s, u, fingerprint(u)) {
 			return ErrDuplicate
 		}
 		o.escaped = append(o.escaped, u)
 		return nil
 	}
 	n := s[name.a:name.b]
-	if o.seen(s, n) {
+	f := fingerprint(n)
+	if o.seen(s, n, f) {
 		return ErrDuplicate
 	}
 	switch {
@@ -241,7 +282,7 @@ func (o *objectState) add(s string, name span, esc bool) error {
 		o.many[strings.Clone(n)] = struct{}{}
 	case o.n < smallNames:
 		o.small[o.n] = name
-		o.fp[o.n] = fingerprint(n)
+		o.fp[o.n] = f
 		o.n++
 	default:
 		o.many = make(map[string]struct{}, 2*smallNames)
@@ -253,8 +294,7 @@ func (o *objectState) add(s string, name span, esc bool) error {
 	return nil
 }
 
-func (o *objectState) seen(s string, n string) bool {
-	f := fingerprint(n)
+func (o *objectState) seen(s, n string, f uint64) bool {
 	for i, sp := range o.small[:o.n] {
 		if o.fp[i] == f && s[sp.a:sp.b] == n {
 			return true
@@ -272,14 +312,13 @@ func (o *objectState) seen(s string, n string) bool {
 	return ok
 }
 
-// fingerprint packs a name's length and first bytes, so that most
+// fingerprint packs a name's length and three of its bytes, so that most
 // comparisons of different names stop at one integer compare.
 func fingerprint(n string) uint64 {
-	f := uint64(len(n)) << 56
-	for i := 0; i < len(n) && i < 7; i++ {
-		f |= uint64(n[i]) << (8 * i)
+	if n == "" {
+		return 0
 	}
-	return f
+	return uint64(len(n))<<32 | uint64(n[0]) | uint64(n[len(n)/2])<<8 | uint64(n[len(n)-1])<<16
 }
 
 // Valid validates s as one JSON value with the rules of Members.
@@ -383,12 +422,40 @@ func (p *scanner) lit(s, word string) error {
 	return nil
 }
 
+// number scans a number and, when it is an integer within ±2^53, its
+// value (num, numExact), so that callers need not parse it again.
 func (p *scanner) number(s string) error {
-	n := numberLen(s[p.i:])
-	if n == 0 {
+	i := p.i
+	neg := i < len(s) && s[i] == '-'
+	if neg {
+		i++
+	}
+	var v uint64
+	switch {
+	case i < len(s) && s[i] == '0':
+		i++
+	case i < len(s) && s[i] >= '1' && s[i] <= '9':
+		for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
+			if v <= 1<<53 {
+				v = v*10 + uint64(s[i]-'0')
+			}
+		}
+	default:
 		return ErrSyntax
 	}
-	p.i += n
+	exact := v <= 1<<53
+	if i < len(s) && (s[i] == '.' || s[i] == 'e' || s[i] == 'E') {
+		n := numberLen(s[p.i:])
+		if n == 0 {
+			return ErrSyntax
+		}
+		i, exact = p.i+n, false
+	}
+	p.num, p.numExact = int64(v), exact
+	if neg {
+		p.num = -p.num
+	}
+	p.i = i
 	return nil
 }
 
@@ -443,12 +510,35 @@ var plain = func() (t [256]bool) {
 	return t
 }()
 
+// load64 reads eight bytes little-endian (the compiler makes it one load).
+func load64(b string) uint64 {
+	_ = b[7]
+	return uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+}
+
+// plain8 reports whether all eight bytes of x are plain: no quote, no
+// backslash, no control character, nothing at or above 0x80.
+func plain8(x uint64) bool {
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	ctl := (x - 0x20*lo) & ^x  // high bit set where a byte is < 0x20 (or ≥ 0x80)
+	quote := (x ^ '"'*lo) - lo // high bit set where a byte is '"' (with false positives only after one)
+	quote &= ^(x ^ '"'*lo)
+	bs := (x ^ '\\'*lo) - lo
+	bs &= ^(x ^ '\\'*lo)
+	return (ctl|quote|bs|x)&hi == 0
+}
+
 // str scans a string starting at '"', validating escapes and UTF-8.
 func (p *scanner) str(s string) error {
 	i := p.i + 1
 	ascii := true
 	p.esc = false
 	for i < len(s) {
+		// Eight plain bytes at a time, then one at a time.
+		for i+8 <= len(s) && plain8(load64(s[i:i+8])) {
+			i += 8
+		}
 		for i < len(s) && plain[s[i]] {
 			i++
 		}
@@ -736,6 +826,11 @@ func AppendString(dst []byte, s string) []byte {
 	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(s); {
+		if j := PlainRun(s, i); j > i {
+			if i = j; i >= len(s) {
+				break
+			}
+		}
 		c := s[i]
 		if c < utf8.RuneSelf {
 			if c >= 0x20 && c != '"' && c != '\\' {

@@ -1,0 +1,135 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/signet-go/signet"
+)
+
+// usageError is a command line the CLI cannot act on: exit code 2, the
+// message on stderr, then the usage text when there is one.
+type usageError struct {
+	msg   string
+	usage string
+}
+
+func (e *usageError) Error() string { return e.msg }
+
+// command is one subcommand's flag set and synopsis.
+type command struct {
+	name     string // as typed: "keygen", "jwt sign"
+	synopsis string // the usage line, without "signet "
+	fs       *flag.FlagSet
+}
+
+func newCommand(name, synopsis string) *command {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard) // errors and usage are reported by the caller
+	fs.Usage = func() {}
+	return &command{name: name, synopsis: synopsis, fs: fs}
+}
+
+// usage is the command's help: the synopsis and its flags.
+func (cmd *command) usage() string {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "Usage:\n  signet %s\n", cmd.synopsis)
+	n := 0
+	cmd.fs.VisitAll(func(*flag.Flag) { n++ })
+	if n > 0 {
+		b.WriteString("\nFlags:\n")
+		cmd.fs.SetOutput(&b)
+		cmd.fs.PrintDefaults()
+		cmd.fs.SetOutput(io.Discard)
+	}
+	return b.String()
+}
+
+// usageErr makes a usage error for this command, with its help.
+func (cmd *command) usageErr(format string, args ...any) error {
+	return &usageError{msg: cmd.name + ": " + fmt.Sprintf(format, args...), usage: cmd.usage()}
+}
+
+// errHelp is returned by parse when -h was given: the help went to
+// stdout and the command has nothing more to do.
+var errHelp = errors.New("help printed")
+
+// parse parses args, with flags allowed before and after positional
+// arguments (as in "keygen ES256 --kid k1"); "--" ends the flags. It
+// returns the positional arguments and the set of flags given.
+func (c *cli) parse(cmd *command, args []string) ([]string, map[string]bool, error) {
+	var pos []string
+	for {
+		if err := cmd.fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				if _, werr := io.WriteString(c.stdout, cmd.usage()); werr != nil {
+					return nil, nil, werr
+				}
+				return nil, nil, errHelp
+			}
+			return nil, nil, cmd.usageErr("%v", err)
+		}
+		rest := cmd.fs.Args()
+		if len(rest) == 0 {
+			break
+		}
+		if consumed := len(args) - len(rest); consumed > 0 && args[consumed-1] == "--" {
+			pos = append(pos, rest...)
+			break
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+	set := make(map[string]bool)
+	cmd.fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	return pos, set, nil
+}
+
+// pasetoAlgorithms are the PASETO versions and purposes the CLI will take
+// once the paseto package lands.
+var pasetoAlgorithms = map[string]bool{
+	"v3.local": true, "v3.public": true, "v4.local": true, "v4.public": true,
+}
+
+// parseAlg reads an algorithm named on the command line. An unknown name
+// is a usage error.
+func (cmd *command) parseAlg(name string) (signet.Algorithm, error) {
+	if pasetoAlgorithms[name] {
+		return "", &usageError{msg: fmt.Sprintf("%s: %s: PASETO keys are not implemented yet in this build", cmd.name, name)}
+	}
+	alg, err := signet.ParseAlgorithm(name)
+	if err != nil {
+		return "", cmd.usageErr("unknown algorithm %q (one of %s)", clip(name), algorithmList())
+	}
+	return alg, nil
+}
+
+// optionalAlg is parseAlg for the --alg flag, which may be absent ("").
+func (cmd *command) optionalAlg(name string, given bool) (signet.Algorithm, error) {
+	if !given {
+		return "", nil
+	}
+	return cmd.parseAlg(name)
+}
+
+// algorithmList names every algorithm keys can be made for.
+func algorithmList() string {
+	algs := signet.Algorithms()
+	names := make([]string, len(algs))
+	for i, a := range algs {
+		names[i] = string(a)
+	}
+	return strings.Join(names, " ")
+}
+
+// clip bounds text from the command line or input quoted in messages.
+func clip(s string) string {
+	if len(s) > 64 {
+		return s[:64] + "…"
+	}
+	return s
+}

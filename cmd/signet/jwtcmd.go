@@ -1,0 +1,251 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/signet-go/signet"
+	"github.com/signet-go/signet/internal/jsonx"
+	"github.com/signet-go/signet/jwt"
+)
+
+// jwtSign: signet jwt sign --key F [--claims F] [--exp DURATION] [--kid ID]
+// [--alg ALG]. The claims are signed as given, byte for byte, unless --exp
+// sets exp.
+func (c *cli) jwtSign(args []string) error {
+	cmd := newCommand("jwt sign", "jwt sign --key F [--claims F] [--exp DURATION] [--kid ID] [--alg ALG]")
+	keyPath := cmd.fs.String("key", "", "private key `file` (JWK, PEM or raw HMAC secret)")
+	claimsPath := cmd.fs.String("claims", "", "claims JSON `file` (default: stdin)")
+	exp := cmd.fs.Duration("exp", 0, "set exp to now + `DURATION` (e.g. 15m, 1h), replacing any exp in the claims")
+	kid := cmd.fs.String("kid", "", "key `ID` for the header, replacing the key's own")
+	algName := cmd.fs.String("alg", "", "`ALG` for a key file that does not name it (raw secret, RSA PEM, JWK without \"alg\")")
+	pos, set, err := c.parse(cmd, args)
+	if err != nil {
+		return err
+	}
+	switch {
+	case len(pos) != 0:
+		return cmd.usageErr("unexpected argument %q", clip(pos[0]))
+	case *keyPath == "":
+		return cmd.usageErr("--key is required")
+	case set["exp"] && *exp <= 0:
+		return cmd.usageErr("--exp must be a positive duration, not %v", *exp)
+	}
+	alg, err := cmd.optionalAlg(*algName, set["alg"])
+	if err != nil {
+		return err
+	}
+
+	var claims []byte
+	if *claimsPath != "" {
+		claims, err = readFile(*claimsPath, "claims file")
+	} else {
+		claims, err = readLimited(c.stdin, "claims on stdin")
+	}
+	if err != nil {
+		return err
+	}
+	claims = bytes.Trim(claims, " \t\r\n")
+	expAt, hasExp, err := checkClaims(claims)
+	if err != nil {
+		return err
+	}
+
+	key, err := loadKey(*keyPath, alg)
+	if err != nil {
+		return err
+	}
+	if !key.CanSign() {
+		return fmt.Errorf("key file %s: %w: it holds a public %s key; signing needs the private key", *keyPath, signet.ErrKeyUsage, key.Algorithm())
+	}
+	if set["kid"] {
+		key = key.WithKeyID(*kid)
+	}
+
+	now := c.now()
+	if set["exp"] {
+		expAt, hasExp = now.Add(*exp).Unix(), true
+		if claims, err = setExp(claims, expAt); err != nil {
+			return err
+		}
+	}
+	token, err := jwt.SignBytes(key, claims, "JWT")
+	if err != nil {
+		return err
+	}
+	if _, err := fmt.Fprintln(c.stdout, token); err != nil {
+		return err
+	}
+	switch {
+	case !hasExp:
+		c.warn("the token has no exp: verifiers refuse it by default (signet jwt verify needs --no-exp); set one with --exp")
+	case expAt <= now.Unix():
+		c.warn("the token expired at exp %d, before it was signed", expAt)
+	}
+	if len(token) > jwt.DefaultMaxSize {
+		c.warn("the token is %d bytes: verifiers with signet's default limit (%d bytes) refuse it", len(token), jwt.DefaultMaxSize)
+	}
+	return nil
+}
+
+// checkClaims checks that claims are a JSON object without repeated
+// member names whose registered claims have the types RFC 7519 gives them,
+// so that the CLI does not issue a token signet would refuse. It returns
+// exp when present.
+func checkClaims(claims []byte) (exp int64, hasExp bool, err error) {
+	if len(claims) == 0 || claims[0] != '{' {
+		return 0, false, fmt.Errorf("%w: claims must be a JSON object", signet.ErrMalformed)
+	}
+	s := string(claims)
+	if err := jsonx.Valid(s); err != nil {
+		return 0, false, fmt.Errorf("%w: claims: %v", signet.ErrMalformed, err)
+	}
+	m := jsonx.NewMembers(s)
+	for m.Next(s) {
+		name, ok := m.Name(s), true
+		switch name {
+		case "iss", "sub", "jti":
+			_, ok = m.String(s)
+		case "exp", "nbf", "iat":
+			var v int64
+			v, ok = m.Int(s)
+			if name == "exp" {
+				exp, hasExp = v, true
+			}
+		case "aud":
+			ok = isAudience(m.Value(s))
+		}
+		if !ok {
+			return 0, false, fmt.Errorf("%w: claim %s: %s", signet.ErrMalformed, name, claimType(name))
+		}
+	}
+	if err := m.Err(); err != nil {
+		return 0, false, fmt.Errorf("%w: claims: %v", signet.ErrMalformed, err)
+	}
+	return exp, hasExp, nil
+}
+
+// claimType says what a registered claim must be.
+func claimType(name string) string {
+	switch name {
+	case "exp", "nbf", "iat":
+		return "want a number of seconds (at most 2^53)"
+	case "aud":
+		return "want a string or an array of strings"
+	}
+	return "want a string"
+}
+
+// isAudience reports whether raw (valid JSON) is a string or an array of
+// strings.
+func isAudience(raw string) bool {
+	if raw[0] == '"' {
+		return true
+	}
+	if raw[0] != '[' {
+		return false
+	}
+	e := jsonx.NewElements(raw)
+	for e.Next(raw) {
+		if _, ok := e.String(raw); !ok {
+			return false
+		}
+	}
+	return e.Err() == nil
+}
+
+// setExp returns claims with exp set to exp. The claims are decoded into
+// a jwt.Map with numbers kept as written, and encoded again (members then
+// come in name order).
+func setExp(claims []byte, exp int64) ([]byte, error) {
+	var m jwt.Map
+	d := json.NewDecoder(bytes.NewReader(claims))
+	d.UseNumber()
+	if err := d.Decode(&m); err != nil {
+		return nil, fmt.Errorf("%w: claims: %v", signet.ErrMalformed, err)
+	}
+	m["exp"] = json.Number(strconv.FormatInt(exp, 10))
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(m); err != nil {
+		return nil, fmt.Errorf("encode claims: %w", err)
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
+// jwtVerify: signet jwt verify (--key F | --jwks F) [--iss S] [--aud S]
+// [--leeway D] [--no-exp] [--alg ALG]. On success the claims, exactly as
+// signed, go to stdout.
+func (c *cli) jwtVerify(args []string) error {
+	cmd := newCommand("jwt verify", "jwt verify (--key F | --jwks F) [--iss S] [--aud S] [--leeway D] [--no-exp] [--alg ALG] < TOKEN")
+	keyPath := cmd.fs.String("key", "", "key `file` (JWK, PEM or raw HMAC secret; public or private)")
+	jwksPath := cmd.fs.String("jwks", "", "JWK Set `file`; the token's kid selects the key")
+	iss := cmd.fs.String("iss", "", "required issuer (iss claim)")
+	aud := cmd.fs.String("aud", "", "required audience (one of the aud claim's values)")
+	leeway := cmd.fs.Duration("leeway", 0, fmt.Sprintf("clock skew allowed for exp, nbf and iat, at most %v", jwt.MaxLeeway))
+	noExp := cmd.fs.Bool("no-exp", false, "accept a token without exp (exp is still checked when present)")
+	algName := cmd.fs.String("alg", "", "`ALG` for a --key file that does not name it (raw secret, RSA PEM, JWK without \"alg\")")
+	pos, set, err := c.parse(cmd, args)
+	if err != nil {
+		return err
+	}
+	switch {
+	case len(pos) != 0:
+		return cmd.usageErr("unexpected argument %q (the token is read from stdin)", clip(pos[0]))
+	case (*keyPath == "") == (*jwksPath == ""):
+		return cmd.usageErr("give exactly one of --key and --jwks")
+	case *jwksPath != "" && set["alg"]:
+		return cmd.usageErr("--alg applies to --key; a JWK Set names each key's algorithm")
+	case *leeway < 0 || *leeway > jwt.MaxLeeway:
+		return cmd.usageErr("--leeway must be between 0 and %v", jwt.MaxLeeway)
+	}
+	alg, err := cmd.optionalAlg(*algName, set["alg"])
+	if err != nil {
+		return err
+	}
+
+	var keys signet.Keys
+	if *keyPath != "" {
+		keys, err = loadKey(*keyPath, alg)
+	} else {
+		keys, err = loadKeySet(*jwksPath)
+	}
+	if err != nil {
+		return err
+	}
+	token, err := readToken(c)
+	if err != nil {
+		return err
+	}
+	p := jwt.Policy{
+		Issuer:   *iss,
+		Audience: *aud,
+		Leeway:   *leeway,
+		NoExpiry: *noExp,
+		Now:      c.now(),
+		MaxSize:  maxInput,
+	}
+	claims, err := jwt.Verify[json.RawMessage](keys, token, p)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(c.stdout, "%s\n", claims)
+	return err
+}
+
+// readToken reads a token from stdin, without surrounding white space.
+func readToken(c *cli) (string, error) {
+	data, err := readLimited(c.stdin, "token on stdin")
+	if err != nil {
+		return "", err
+	}
+	token := strings.TrimSpace(string(data))
+	if token == "" {
+		return "", fmt.Errorf("%w: no token on stdin", signet.ErrMalformed)
+	}
+	return token, nil
+}

@@ -1,0 +1,156 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/signet-go/signet"
+	"github.com/signet-go/signet/internal/jsonx"
+	"github.com/signet-go/signet/jwk"
+)
+
+// keyFormat is the encoding of a key file, told by its first bytes.
+type keyFormat int
+
+const (
+	formatRaw    keyFormat = iota // anything else: a raw HMAC secret
+	formatJWK                     // a JSON object
+	formatPEM                     // a "-----BEGIN " block
+	formatPASERK                  // k3.… or k4.…: not in this build
+)
+
+// detectFormat tells a key's encoding: a JSON object is a JWK, text with
+// a PEM block is PEM, a PASERK prefix is PASERK, and any other bytes are a
+// raw secret.
+func detectFormat(data []byte) keyFormat {
+	t := bytes.TrimLeft(data, " \t\r\n")
+	switch {
+	case len(t) > 0 && t[0] == '{':
+		return formatJWK
+	case bytes.Contains(data, []byte("-----BEGIN ")):
+		return formatPEM
+	case bytes.HasPrefix(t, []byte("k3.")) || bytes.HasPrefix(t, []byte("k4.")):
+		return formatPASERK
+	}
+	return formatRaw
+}
+
+// readLimited reads all of r, refusing more than maxInput bytes.
+func readLimited(r io.Reader, what string) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(r, maxInput+1))
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", what, err)
+	}
+	if len(data) > maxInput {
+		return nil, fmt.Errorf("%w: %s is larger than %d bytes", signet.ErrTooLarge, what, maxInput)
+	}
+	return data, nil
+}
+
+// readFile reads the file at path, at most maxInput bytes.
+func readFile(path, what string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	defer f.Close()
+	return readLimited(f, what+" "+path)
+}
+
+// loadKey reads the key file at path (--key), bound to alg when alg is
+// not "" (--alg).
+func loadKey(path string, alg signet.Algorithm) (*signet.Key, error) {
+	data, err := readFile(path, "key file")
+	if err != nil {
+		return nil, err
+	}
+	k, err := parseKey(data, alg)
+	if err != nil {
+		return nil, fmt.Errorf("key file %s: %w", path, err)
+	}
+	return k, nil
+}
+
+// parseKey reads a key in any of the CLI's encodings. Its errors never
+// quote the key.
+func parseKey(data []byte, alg signet.Algorithm) (*signet.Key, error) {
+	switch detectFormat(data) {
+	case formatJWK:
+		return parseJWK(data, alg)
+	case formatPEM:
+		k, err := signet.ParsePEM(data, alg)
+		if err != nil && alg == "" && errors.Is(err, signet.ErrUnsupported) {
+			return nil, fmt.Errorf("%w (give --alg)", err)
+		}
+		return k, err
+	case formatPASERK:
+		return nil, errPASERK
+	}
+	if len(data) == 0 {
+		return nil, fmt.Errorf("%w: empty", signet.ErrMalformed)
+	}
+	if !alg.Symmetric() {
+		return nil, fmt.Errorf("%w: not a JWK or PEM key; as a raw HMAC secret it needs --alg HS256, HS384 or HS512", signet.ErrMalformed)
+	}
+	return signet.NewKey(alg, trimNewline(data))
+}
+
+var errPASERK = fmt.Errorf("%w: PASERK keys are not implemented yet in this build", signet.ErrUnsupported)
+
+// parseJWK reads a JWK, bound to alg when alg is not "". A JWK without
+// "alg" needs --alg: the key, not the token, decides the algorithm.
+func parseJWK(data []byte, alg signet.Algorithm) (*signet.Key, error) {
+	namesAlg, err := scanJWK(data)
+	if err != nil {
+		return nil, err
+	}
+	if alg == "" && !namesAlg {
+		return nil, fmt.Errorf("%w: JWK has no \"alg\"; give --alg", signet.ErrUnsupported)
+	}
+	return jwk.ParseKeyFor(data, alg)
+}
+
+// scanJWK checks that data is one JSON object without repeated names and
+// reports whether it has an "alg" member. Its errors are jsonx's, which
+// name no input: a JSON parser's "invalid character" would quote a byte
+// of what may be a secret.
+func scanJWK(data []byte) (namesAlg bool, err error) {
+	s := string(data)
+	m := jsonx.NewMembers(s)
+	for m.Next(s) {
+		namesAlg = namesAlg || m.Name(s) == "alg"
+	}
+	if err := m.Err(); err != nil {
+		return false, fmt.Errorf("%w: JWK: %v", signet.ErrMalformed, err)
+	}
+	return namesAlg, nil
+}
+
+// trimNewline strips one trailing line ending ("\n" or "\r\n"), which
+// editors and echo add to a secret file.
+func trimNewline(b []byte) []byte {
+	if b, ok := bytes.CutSuffix(b, []byte("\n")); ok {
+		b, _ = bytes.CutSuffix(b, []byte("\r"))
+		return b
+	}
+	return b
+}
+
+// loadKeySet reads the JWK Set file at path (--jwks).
+func loadKeySet(path string) (*signet.KeySet, error) {
+	data, err := readFile(path, "JWK Set")
+	if err != nil {
+		return nil, err
+	}
+	set, err := jwk.ParseSet(data)
+	if err != nil {
+		return nil, fmt.Errorf("JWK Set %s: %w", path, err)
+	}
+	if set.Len() == 0 {
+		return nil, fmt.Errorf("JWK Set %s: %w: no key signet can verify with (keys need \"alg\" and \"use\":\"sig\" or none)", path, signet.ErrKeyNotFound)
+	}
+	return set, nil
+}

@@ -1,0 +1,80 @@
+package main
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/signet-go/signet"
+)
+
+func TestDetectFormat(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		in   string
+		want keyFormat
+	}{
+		{`{"kty":"OKP"}`, formatJWK},
+		{"\n\t {\"kty\":\"OKP\"}", formatJWK},
+		{"-----BEGIN PRIVATE KEY-----\nAA==\n-----END PRIVATE KEY-----\n", formatPEM},
+		{"Bag Attributes\n-----BEGIN PUBLIC KEY-----\n", formatPEM}, // OpenSSL's preamble
+		{"k4.secret.AAAA", formatPASERK},
+		{"k3.local.AAAA", formatPASERK},
+		{"a raw secret", formatRaw},
+		{"\x00\xff binary secret", formatRaw},
+		{"", formatRaw},
+	}
+	for _, tt := range tests {
+		if got := detectFormat([]byte(tt.in)); got != tt.want {
+			t.Errorf("detectFormat(%q) = %d, want %d", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestTrimNewline(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ in, want string }{
+		{"secret", "secret"},
+		{"secret\n", "secret"},
+		{"secret\r\n", "secret"},
+		{"secret\n\n", "secret\n"}, // one newline only
+		{"secret\r", "secret\r"},
+		{"secret ", "secret "},
+	}
+	for _, tt := range tests {
+		if got := string(trimNewline([]byte(tt.in))); got != tt.want {
+			t.Errorf("trimNewline(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// TestParseKeyQuotesNoSecret checks that rejecting a key file never
+// quotes its bytes, which may be secret.
+func TestParseKeyQuotesNoSecret(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		data string
+		alg  signet.Algorithm
+		want error
+	}{
+		{"JWK with a bare secret", `{"kty":"oct","alg":"HS256","k":Xsecret}`, "", signet.ErrMalformed},
+		{"truncated JWK", `{"kty":"oct","alg":"HS256","k":"Xsecret`, "", signet.ErrMalformed},
+		{"JWK duplicate k", `{"kty":"oct","alg":"HS256","k":"Xsecret","k":"Xsecret"}`, "", signet.ErrMalformed},
+		{"short JWK secret", `{"kty":"oct","alg":"HS256","k":"Xsecrets"}`, "", signet.ErrWeakKey},
+		{"short raw secret", "Xsecret\n", signet.HS256, signet.ErrWeakKey},
+		{"raw secret without alg", "Xsecret-Xsecret-Xsecret-Xsecret-Xsecret", "", signet.ErrMalformed},
+		{"raw secret for ES256", "Xsecret-Xsecret-Xsecret-Xsecret-Xsecret", signet.ES256, signet.ErrMalformed},
+		{"PASERK", "k4.secret.Xsecret", "", signet.ErrUnsupported},
+	}
+	for _, tt := range tests {
+		_, err := parseKey([]byte(tt.data), tt.alg)
+		if !errors.Is(err, tt.want) {
+			t.Errorf("%s: error %v, want %v", tt.name, err, tt.want)
+			continue
+		}
+		if strings.Contains(err.Error(), "Xsecret") || strings.Contains(err.Error(), "'X'") {
+			t.Errorf("%s: error quotes the key: %v", tt.name, err)
+		}
+	}
+}

@@ -1,0 +1,164 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// Exit codes (DESIGN.md §4).
+const (
+	exitOK       = 0 // success
+	exitRejected = 1 // the input or a key was rejected; one line on stderr
+	exitUsage    = 2 // the command line is wrong
+)
+
+// maxInput caps everything the CLI reads: stdin, claims files, key files
+// and JWK Sets. The library applies its own, often smaller, limits on top.
+const maxInput = 1 << 20
+
+// run is the whole CLI: it executes the command in args (without the
+// program name) and returns the exit code. Tests call it directly.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	c := &cli{stdin: stdin, stderr: stderr, now: time.Now}
+	return c.main(args, stdout)
+}
+
+// cli is one execution of the command line. now is the clock, injectable
+// for tests; stdout collects the output, written out only on success.
+type cli struct {
+	stdin  io.Reader
+	stdout io.Writer
+	stderr io.Writer
+	now    func() time.Time
+}
+
+// main runs args and maps the outcome to an exit code. Output is buffered
+// so that nothing reaches stdout unless the command succeeds.
+func (c *cli) main(args []string, stdout io.Writer) int {
+	var out bytes.Buffer
+	c.stdout = &out
+	if err := c.dispatch(args); err != nil && !errors.Is(err, errHelp) {
+		return c.report(err)
+	}
+	if _, err := stdout.Write(out.Bytes()); err != nil {
+		return c.report(fmt.Errorf("write output: %w", err))
+	}
+	return exitOK
+}
+
+// report prints err on stderr and returns its exit code: a usage error
+// gets its message and the relevant usage text; a rejection one line.
+func (c *cli) report(err error) int {
+	var ue *usageError
+	if errors.As(err, &ue) {
+		fmt.Fprintln(c.stderr, oneLine(ue.msg))
+		if ue.usage != "" {
+			fmt.Fprint(c.stderr, ue.usage)
+		}
+		return exitUsage
+	}
+	fmt.Fprintln(c.stderr, oneLine(err.Error()))
+	return exitRejected
+}
+
+// oneLine formats a message as the single stderr line of a failure,
+// starting "signet: ", with the library's own "signet: " prefixes folded
+// into it.
+func oneLine(msg string) string {
+	msg = strings.TrimPrefix(msg, "signet: ")
+	msg = strings.ReplaceAll(msg, ": signet: ", ": ")
+	msg = strings.Map(func(r rune) rune {
+		if r == '\n' || r == '\r' {
+			return ' '
+		}
+		return r
+	}, msg)
+	return "signet: " + msg
+}
+
+// warn prints a warning on stderr; the command goes on.
+func (c *cli) warn(format string, args ...any) {
+	fmt.Fprintf(c.stderr, "signet: warning: "+format+"\n", args...)
+}
+
+// dispatch runs the command named by args[0].
+func (c *cli) dispatch(args []string) error {
+	if len(args) == 0 {
+		return &usageError{msg: "no command given", usage: usageText}
+	}
+	switch cmd, rest := args[0], args[1:]; cmd {
+	case "help", "-h", "-help", "--help":
+		_, err := io.WriteString(c.stdout, usageText)
+		return err
+	case "keygen":
+		return c.keygen(rest)
+	case "pub":
+		return c.pub(rest)
+	case "jwt":
+		return c.jwt(rest)
+	case "paseto", "httpsig", "serve", "bench":
+		return &usageError{msg: cmd + ": not implemented yet in this build"}
+	default:
+		return &usageError{msg: fmt.Sprintf("unknown command %q", cmd), usage: usageText}
+	}
+}
+
+// jwt runs the jwt subcommands.
+func (c *cli) jwt(args []string) error {
+	if len(args) == 0 {
+		return &usageError{msg: "jwt: no subcommand given (sign, verify or inspect)", usage: usageText}
+	}
+	switch sub, rest := args[0], args[1:]; sub {
+	case "sign":
+		return c.jwtSign(rest)
+	case "verify":
+		return c.jwtVerify(rest)
+	case "inspect":
+		return c.jwtInspect(rest)
+	case "help", "-h", "-help", "--help":
+		_, err := io.WriteString(c.stdout, usageText)
+		return err
+	default:
+		return &usageError{msg: fmt.Sprintf("jwt: unknown subcommand %q", sub), usage: usageText}
+	}
+}
+
+// usageText is the help printed by "signet help" and with usage errors.
+var usageText = strings.Replace(usageTemplate, "ALGORITHMS", algorithmList(), 1)
+
+const usageTemplate = `Usage:
+  signet keygen ALG [--kid ID]
+        print a new private key for ALG, as a JWK
+  signet pub [--alg ALG] < KEY
+        print the public half of a private key, in the same encoding
+        (JWK in, JWK out; PEM in, SPKI PEM out)
+  signet jwt sign --key F [--claims F] [--exp DURATION] [--kid ID] [--alg ALG]
+        sign the claims JSON (from --claims F, or stdin) as a JWT
+  signet jwt verify (--key F | --jwks F) [--iss S] [--aud S] [--leeway D] [--no-exp] [--alg ALG]
+        verify the JWT on stdin and print its claims
+  signet jwt inspect
+        print the header and claims of the JWT on stdin, NOT verified
+  signet help
+        print this help
+
+Not implemented yet in this build: paseto, httpsig, serve, bench.
+
+Algorithms: ALGORITHMS
+
+Key files are JWK (JSON, private or public), PEM (PKCS #8, SPKI, PKCS #1,
+SEC 1) or a raw HMAC secret (any other bytes, one trailing newline
+stripped). --alg is needed only where the file does not name the
+algorithm: a raw secret, an RSA PEM key, a JWK without "alg".
+
+Exit status: 0 success, 1 rejected (reason on stderr), 2 usage error.
+Run "signet COMMAND -h" for the flags of a command.
+`

@@ -1,0 +1,78 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+
+	"github.com/signet-go/signet"
+	"github.com/signet-go/signet/jwk"
+)
+
+// pub: signet pub [--alg ALG] < private-key. It prints the public half in
+// the encoding it was given: a JWK for a JWK, SPKI PEM for PEM.
+func (c *cli) pub(args []string) error {
+	cmd := newCommand("pub", "pub [--alg ALG] < KEY")
+	algName := cmd.fs.String("alg", "", "`ALG` of a key whose encoding does not name it (a JWK without \"alg\")")
+	pos, set, err := c.parse(cmd, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 0 {
+		return cmd.usageErr("unexpected argument %q (the key is read from stdin)", clip(pos[0]))
+	}
+	alg, err := cmd.optionalAlg(*algName, set["alg"])
+	if err != nil {
+		return err
+	}
+	data, err := readLimited(c.stdin, "key on stdin")
+	if err != nil {
+		return err
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return fmt.Errorf("%w: no key on stdin", signet.ErrMalformed)
+	}
+	var out []byte
+	switch detectFormat(data) {
+	case formatJWK:
+		key, err := parseJWK(data, alg)
+		if err != nil {
+			return fmt.Errorf("key on stdin: %w", err)
+		}
+		if out, err = jwk.MarshalPublic(key); err != nil {
+			return err
+		}
+		out = append(out, '\n')
+	case formatPEM:
+		key, err := parsePEMAnyRSA(data, alg)
+		if err != nil {
+			return fmt.Errorf("key on stdin: %w", err)
+		}
+		pub, err := key.Public()
+		if err != nil {
+			return err
+		}
+		if out, err = signet.MarshalPEM(pub); err != nil {
+			return err
+		}
+	case formatPASERK:
+		return fmt.Errorf("key on stdin: %w", errPASERK)
+	default:
+		return fmt.Errorf("%w: key on stdin is not a JWK or PEM key (an HMAC secret has no public half)", signet.ErrKeyUsage)
+	}
+	_, err = c.stdout.Write(out)
+	return err
+}
+
+// parsePEMAnyRSA is ParsePEM for pub: SPKI output does not name an
+// algorithm, so an RSA key without --alg is read as RS256, which accepts
+// the same keys as the other five RSA algorithms.
+func parsePEMAnyRSA(data []byte, alg signet.Algorithm) (*signet.Key, error) {
+	k, err := signet.ParsePEM(data, alg)
+	if err != nil && alg == "" && errors.Is(err, signet.ErrUnsupported) {
+		if rk, rerr := signet.ParsePEM(data, signet.RS256); rerr == nil {
+			return rk, nil
+		}
+	}
+	return k, err
+}
