@@ -123,6 +123,9 @@ func newKey(sp *spec, kid string, material any) (*Key, error) {
 		if err := checkRSAPublic(&m.PublicKey); err != nil {
 			return nil, err
 		}
+		if err := checkRSASizes(m); err != nil {
+			return nil, err
+		}
 		if err := m.Validate(); err != nil {
 			return nil, fmt.Errorf("%w: RSA private key: %v", ErrWeakKey, err)
 		}
@@ -212,7 +215,26 @@ func checkRSAPublic(p *rsa.PublicKey) error {
 	return nil
 }
 
+// checkRSASizes bounds the private values before rsa.PrivateKey.Validate,
+// whose arithmetic on an oversized prime or exponent would take minutes.
+func checkRSASizes(m *rsa.PrivateKey) error {
+	bits := m.N.BitLen()
+	if len(m.Primes) != 2 {
+		return fmt.Errorf("%w: RSA keys with %d primes", ErrUnsupported, len(m.Primes))
+	}
+	if m.D == nil || m.D.Sign() <= 0 || m.D.BitLen() > bits {
+		return fmt.Errorf("%w: RSA private exponent out of range", ErrWeakKey)
+	}
+	for _, p := range m.Primes {
+		if p == nil || p.Sign() <= 0 || p.BitLen() > bits/2+8 {
+			return fmt.Errorf("%w: RSA prime out of range", ErrWeakKey)
+		}
+	}
+	return nil
+}
+
 func checkECPublic(sp *spec, p *ecdsa.PublicKey) error {
+	//lint:ignore SA1019 a nil coordinate would make ECDH panic; this is the check.
 	if p.X == nil || p.Y == nil {
 		return fmt.Errorf("%w: EC point missing", ErrWeakKey)
 	}

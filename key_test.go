@@ -5,8 +5,11 @@ import (
 	"crypto/ed25519"
 	"crypto/elliptic"
 	"crypto/rand"
+	"crypto/rsa"
 	"errors"
+	"math/big"
 	"testing"
+	"time"
 
 	"github.com/signet-go/signet"
 )
@@ -87,8 +90,8 @@ func TestNewKeyMismatch(t *testing.T) {
 		material any
 		want     error
 	}{
-		{signet.ES256, ec, signet.ErrAlgorithmMismatch},  // P-384 key for ES256
-		{signet.RS256, ed, signet.ErrAlgorithmMismatch},  // Ed25519 key for RS256
+		{signet.ES256, ec, signet.ErrAlgorithmMismatch}, // P-384 key for ES256
+		{signet.RS256, ed, signet.ErrAlgorithmMismatch}, // Ed25519 key for RS256
 		{signet.EdDSA, []byte("x"), signet.ErrAlgorithmMismatch},
 		{signet.HS256, "a string", signet.ErrAlgorithmMismatch},
 		{signet.EdDSA, ed25519.PrivateKey(make([]byte, 10)), signet.ErrWeakKey},
@@ -112,6 +115,34 @@ func TestNewKeyMismatch(t *testing.T) {
 	}
 	if a, err := signet.ParseAlgorithm("ES384"); err != nil || a != signet.ES384 {
 		t.Error(a, err)
+	}
+}
+
+// TestRSAPrivateSizes: oversized private values are refused before the
+// (slow) consistency check of rsa.PrivateKey.Validate.
+func TestRSAPrivateSizes(t *testing.T) {
+	k, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		t.Fatal(err)
+	}
+	huge := new(big.Int).Lsh(big.NewInt(1), 16000)
+	huge.Add(huge, big.NewInt(1))
+	for name, mutate := range map[string]func(*rsa.PrivateKey){
+		"huge prime":    func(c *rsa.PrivateKey) { c.Primes = []*big.Int{huge, c.Primes[1]} },
+		"huge exponent": func(c *rsa.PrivateKey) { c.D = huge },
+		"three primes":  func(c *rsa.PrivateKey) { c.Primes = append(c.Primes, big.NewInt(3)) },
+	} {
+		c := *k
+		c.Primes = append([]*big.Int(nil), k.Primes...)
+		mutate(&c)
+		start := time.Now()
+		_, err := signet.NewKey(signet.RS256, &c)
+		if err == nil || (!errors.Is(err, signet.ErrWeakKey) && !errors.Is(err, signet.ErrUnsupported)) {
+			t.Errorf("%s: %v", name, err)
+		}
+		if d := time.Since(start); d > 5*time.Second {
+			t.Errorf("%s: refused after %v", name, d)
+		}
 	}
 }
 

@@ -7,24 +7,18 @@ import (
 	"crypto/elliptic"
 	"crypto/rsa"
 	"crypto/subtle"
-	"encoding/base64"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"math/big"
-	"unicode/utf8"
 
 	"github.com/signet-go/signet"
+	"github.com/signet-go/signet/internal/b64"
+	"github.com/signet-go/signet/internal/jsonx"
 )
 
 // MaxKeySize is the largest JWK ParseKey reads, and the largest single key
 // ParseSet reads inside a set. An RSA-16384 private key fits several times.
 const MaxKeySize = 64 << 10
-
-// maxDepth bounds JSON nesting. A JWK is flat; only unknown members and
-// "oth" nest at all.
-const maxDepth = 32
 
 // ParseKey reads one JSON Web Key (RFC 7517) and returns it as a signet key
 // bound to the algorithm named by the JWK's "alg" member. A JWK without
@@ -78,89 +72,23 @@ func ParseKeyFor(data []byte, alg signet.Algorithm) (*signet.Key, error) {
 
 // members is a JWK object: member name to raw JSON value. Names are exact
 // (encoding/json's struct decoding would match them case-insensitively).
-type members map[string]json.RawMessage
+type members map[string]string
 
-// decodeObject parses a JSON object strictly: valid UTF-8, no member name
-// repeated at any depth, nesting bounded, nothing after the object.
+// decodeObject parses a JSON object strictly with the scanner every format
+// of signet shares: valid UTF-8, no member name repeated at any depth,
+// nesting bounded, nothing after the object. Its errors quote nothing of
+// the input, which may hold secrets.
 func decodeObject(data []byte) (members, error) {
-	if err := checkJSON(data); err != nil {
-		return nil, err
+	s := string(data)
+	m := make(members)
+	it := jsonx.NewMembers(s)
+	for it.Next(s) {
+		m[it.Name(s)] = it.Value(s)
 	}
-	if t := firstByte(data); t != '{' {
-		return nil, fmt.Errorf("%w: JWK is not a JSON object", signet.ErrMalformed)
-	}
-	var m members
-	if err := json.Unmarshal(data, &m); err != nil {
+	if err := it.Err(); err != nil {
 		return nil, fmt.Errorf("%w: JWK: %v", signet.ErrMalformed, err)
 	}
 	return m, nil
-}
-
-func firstByte(b []byte) byte {
-	b = bytes.TrimLeft(b, " \t\r\n")
-	if len(b) == 0 {
-		return 0
-	}
-	return b[0]
-}
-
-// checkJSON walks the whole text token by token, because encoding/json
-// accepts repeated member names and keeps the last one: a parser that
-// keeps the first would then see another key than this one.
-func checkJSON(data []byte) error {
-	if !utf8.Valid(data) {
-		return fmt.Errorf("%w: JSON is not valid UTF-8", signet.ErrMalformed)
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	if err := walkJSON(dec, 0); err != nil {
-		return err
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return fmt.Errorf("%w: data after the JSON value", signet.ErrMalformed)
-	}
-	return nil
-}
-
-func walkJSON(dec *json.Decoder, depth int) error {
-	tok, err := dec.Token()
-	if err != nil {
-		return fmt.Errorf("%w: JSON: %v", signet.ErrMalformed, err)
-	}
-	d, ok := tok.(json.Delim)
-	if !ok {
-		return nil
-	}
-	if depth >= maxDepth {
-		return fmt.Errorf("%w: JSON nested deeper than %d", signet.ErrMalformed, maxDepth)
-	}
-	var seen map[string]bool
-	if d == '{' {
-		seen = make(map[string]bool)
-	}
-	for dec.More() {
-		if seen != nil {
-			tok, err := dec.Token()
-			if err != nil {
-				return fmt.Errorf("%w: JSON: %v", signet.ErrMalformed, err)
-			}
-			name, ok := tok.(string)
-			if !ok {
-				return fmt.Errorf("%w: JSON: object member name is not a string", signet.ErrMalformed)
-			}
-			if seen[name] {
-				return fmt.Errorf("%w: duplicate member %q", signet.ErrMalformed, clip(name))
-			}
-			seen[name] = true
-		}
-		if err := walkJSON(dec, depth+1); err != nil {
-			return err
-		}
-	}
-	if _, err := dec.Token(); err != nil { // the closing delimiter
-		return fmt.Errorf("%w: JSON: %v", signet.ErrMalformed, err)
-	}
-	return nil
 }
 
 // str returns the string member name, and whether it is present. A present
@@ -170,11 +98,11 @@ func (m members) str(name string) (string, bool, error) {
 	if !ok {
 		return "", false, nil
 	}
-	var s string
 	if len(raw) == 0 || raw[0] != '"' {
 		return "", true, fmt.Errorf("%w: member %q is not a string", signet.ErrMalformed, name)
 	}
-	if err := json.Unmarshal(raw, &s); err != nil {
+	s, err := jsonx.Unquote(raw)
+	if err != nil {
 		return "", true, fmt.Errorf("%w: member %q: %v", signet.ErrMalformed, name, err)
 	}
 	return s, true, nil
@@ -236,25 +164,11 @@ func (m members) uint(name string) ([]byte, error) {
 	return b, nil
 }
 
-var b64 = base64.RawURLEncoding.Strict()
+// decodeB64 decodes strict unpadded base64url (RFC 7515 §2): padding,
+// line breaks and non-zero trailing bits are refused.
+func decodeB64(s string) ([]byte, error) { return b64.DecodeString(s) }
 
-// decodeB64 decodes unpadded base64url (RFC 7515 §2). Padding, whitespace
-// and line breaks (which encoding/base64 would skip) are refused, as are
-// non-zero trailing bits.
-func decodeB64(s string) ([]byte, error) {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !('A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '-' || c == '_') {
-			if c == '=' {
-				return nil, errors.New("base64url padding is not allowed")
-			}
-			return nil, fmt.Errorf("invalid base64url character at offset %d", i)
-		}
-	}
-	return b64.DecodeString(s)
-}
-
-func encodeB64(b []byte) string { return base64.RawURLEncoding.EncodeToString(b) }
+func encodeB64(b []byte) string { return b64.EncodeToString(b) }
 
 // kind is what a JWK for an algorithm looks like.
 type kind struct {
@@ -355,8 +269,15 @@ func checkUsage(m members) error {
 		return nil
 	}
 	var ops []string
-	if len(raw) == 0 || raw[0] != '[' || json.Unmarshal(raw, &ops) != nil {
+	if len(raw) == 0 || raw[0] != '[' {
 		return fmt.Errorf("%w: \"key_ops\" is not an array of strings", signet.ErrMalformed)
+	}
+	for it := jsonx.NewElements(raw); it.Next(raw); {
+		op, ok := it.String(raw)
+		if !ok {
+			return fmt.Errorf("%w: \"key_ops\" is not an array of strings", signet.ErrMalformed)
+		}
+		ops = append(ops, op)
 	}
 	seen := make(map[string]bool, len(ops))
 	for _, op := range ops {

@@ -1,11 +1,11 @@
 package jwk
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 
 	"github.com/signet-go/signet"
+	"github.com/signet-go/signet/internal/jsonx"
 )
 
 // Limits on the JWK Sets ParseSet reads.
@@ -48,8 +48,15 @@ func ParseSet(data []byte) (*signet.KeySet, error) {
 	if !ok {
 		return nil, fmt.Errorf("%w: JWK Set has no \"keys\"", signet.ErrMalformed)
 	}
-	var elems []json.RawMessage
-	if len(raw) == 0 || raw[0] != '[' || json.Unmarshal(raw, &elems) != nil {
+	if len(raw) == 0 || raw[0] != '[' {
+		return nil, fmt.Errorf("%w: JWK Set \"keys\" is not an array", signet.ErrMalformed)
+	}
+	var elems []string
+	it := jsonx.NewElements(raw)
+	for it.Next(raw) {
+		elems = append(elems, it.Value(raw))
+	}
+	if it.Err() != nil {
 		return nil, fmt.Errorf("%w: JWK Set \"keys\" is not an array", signet.ErrMalformed)
 	}
 	if len(elems) > MaxSetKeys {
@@ -61,9 +68,12 @@ func ParseSet(data []byte) (*signet.KeySet, error) {
 		if len(elem) > MaxKeySize {
 			return nil, fmt.Errorf("%w: JWK Set key %d is %d bytes, limit %d", signet.ErrTooLarge, i, len(elem), MaxKeySize)
 		}
-		var m members
-		if elem[0] != '{' || json.Unmarshal(elem, &m) != nil {
+		if elem[0] != '{' {
 			return nil, fmt.Errorf("%w: JWK Set key %d is not an object", signet.ErrMalformed, i)
+		}
+		m, err := decodeObject([]byte(elem))
+		if err != nil {
+			return nil, fmt.Errorf("jwk: set key %d: %w", i, err)
 		}
 		k, err := parseMembers(m, "")
 		if errors.Is(err, signet.ErrUnsupported) || errors.Is(err, signet.ErrKeyUsage) {
