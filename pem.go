@@ -95,10 +95,11 @@ func parsePEMBlock(block *pem.Block) (any, error) {
 		return nil, fmt.Errorf("%w: PEM block type %q", ErrUnsupported, clip(block.Type))
 	}
 	if err != nil {
+		// x509's messages are ASN.1 dumps; a short reason reads better.
 		if unsupportedDER(block.Type, block.Bytes) {
-			return nil, fmt.Errorf("%w: %s: %v", ErrUnsupported, block.Type, err)
+			return nil, fmt.Errorf("%w: %s: a key type signet does not sign with", ErrUnsupported, block.Type)
 		}
-		return nil, fmt.Errorf("%w: %s: %v", ErrMalformed, block.Type, err)
+		return nil, fmt.Errorf("%w: %s: not a valid DER-encoded key", ErrMalformed, block.Type)
 	}
 	switch material.(type) {
 	case *rsa.PrivateKey, *rsa.PublicKey, *ecdsa.PrivateKey, *ecdsa.PublicKey,

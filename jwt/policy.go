@@ -46,7 +46,12 @@ type Policy struct {
 
 var errPolicy = errors.New("jwt: invalid policy")
 
-func (p *Policy) maxSize() (int, error) {
+// check validates the policy itself, before any work on a token, and
+// returns the size limit.
+func (p *Policy) check() (maxSize int, err error) {
+	if p.Leeway < 0 || p.Leeway > MaxLeeway {
+		return 0, fmt.Errorf("%w: Leeway %v outside [0, %v]", errPolicy, p.Leeway, MaxLeeway)
+	}
 	switch {
 	case p.MaxSize == 0:
 		return DefaultMaxSize, nil
@@ -80,11 +85,9 @@ func sameType(a, b string) bool {
 	return strings.EqualFold(a, b)
 }
 
-// validate checks the registered claims against the policy.
+// validate checks the registered claims against the policy (already
+// checked by check).
 func (p *Policy) validate(c *Claims, has uint8) error {
-	if p.Leeway < 0 || p.Leeway > MaxLeeway {
-		return fmt.Errorf("%w: Leeway %v outside [0, %v]", errPolicy, p.Leeway, MaxLeeway)
-	}
 	now := p.Now
 	if now.IsZero() {
 		now = time.Now()

@@ -72,7 +72,7 @@ func VerifyBytes(keys signet.Keys, token string, p Policy) ([]byte, Header, erro
 // so rejecting a forgery does not allocate; the payload gets the one
 // allocation, after the signature holds.
 func verify(keys signet.Keys, token string, p *Policy) (Header, string, error) {
-	max, err := p.maxSize()
+	max, err := p.check()
 	if err != nil {
 		return Header{}, "", err
 	}
