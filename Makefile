@@ -54,9 +54,10 @@ fuzz:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./...
 
-## ratio: signet/floor ratios measured interleaved in one run.
+## ratio: signet/floor ratios, interleaved in one run, pinned to one core.
 ratio:
-	$(GO) test -run '^$$' -bench Ratio -benchtime 2s -count 3 ./jwt
+	$(GO) test -c -o $(BIN)/jwt.test ./jwt
+	$$(command -v taskset >/dev/null && echo taskset -c 1) $(BIN)/jwt.test -test.run '^$$' -test.bench 'Ratio' -test.benchtime 2s -test.count 3 -test.cpu 1
 
 clean:
 	rm -rf $(BIN) out interop/node/node_modules
