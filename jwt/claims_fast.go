@@ -55,7 +55,7 @@ func decodeClaimsFast(s string, c *Claims) (has uint8, ok bool) {
 			}
 			i = j + 1
 		case ch == '-' || (ch >= '0' && ch <= '9'):
-			if i, num, numOK = scanInt(s, i); i < 0 {
+			if i, num, numOK = jsonx.ScanInt(s, i); i < 0 {
 				return 0, false
 			}
 		case ch == '[':
@@ -157,33 +157,4 @@ func setClaim(c *Claims, has *uint8, name, v string, num int64, numOK bool) bool
 		}
 	}
 	return true
-}
-
-// scanInt returns the end of the JSON integer at s[i:] (no fraction or
-// exponent, no leading zero), or -1, and its value when within ±2^53.
-func scanInt(s string, i int) (end int, v int64, exact bool) {
-	neg := s[i] == '-'
-	if neg {
-		i++
-	}
-	if i >= len(s) || s[i] < '0' || s[i] > '9' {
-		return -1, 0, false
-	}
-	if s[i] == '0' {
-		i++
-	} else {
-		for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
-			if v <= 1<<53 {
-				v = v*10 + int64(s[i]-'0')
-			}
-		}
-	}
-	if i < len(s) && (s[i] == '.' || s[i] == 'e' || s[i] == 'E') {
-		return -1, 0, false
-	}
-	exact = v <= 1<<53
-	if neg {
-		v = -v
-	}
-	return i, v, exact
 }

@@ -100,16 +100,11 @@ func fastHeader(s string) (Header, bool) {
 // plainValue splits s at its first quote; the value before it must be
 // printable ASCII without a backslash.
 func plainValue(s string) (value, rest string, ok bool) {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c == '"' {
-			return s[:i], s[i+1:], true
-		}
-		if c < 0x20 || c >= 0x7f || c == '\\' {
-			return "", "", false
-		}
+	i := jsonx.PlainRun(s, 0)
+	if i >= len(s) || s[i] != '"' {
+		return "", "", false
 	}
-	return "", "", false
+	return s[:i], s[i+1:], true
 }
 
 // headerString reads a string member; name is one of the constant member

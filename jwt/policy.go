@@ -65,7 +65,7 @@ func (p *Policy) check() (maxSize int, err error) {
 func (p *Policy) checkType(typ string) error {
 	want := p.Type
 	if want == "" {
-		if typ == "" || sameType(typ, "JWT") {
+		if typ == "" || typ == "JWT" || sameType(typ, "JWT") {
 			return nil
 		}
 	} else if sameType(typ, want) {

@@ -10,6 +10,7 @@ package jsonx
 
 import (
 	"errors"
+	"math/bits"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -249,7 +250,10 @@ func skipWS(s string, i int) int {
 // PlainRun returns the index of the first byte at or after i that is not
 // plain: printable ASCII other than the quote and the backslash.
 func PlainRun(s string, i int) int {
-	for i+8 <= len(s) && plain8(load64(s[i:i+8])) {
+	for i+8 <= len(s) {
+		if m := stops(load64(s[i : i+8])); m != 0 {
+			return i + bits.TrailingZeros64(m)/8
+		}
 		i += 8
 	}
 	for i < len(s) && plain[s[i]] {
@@ -425,38 +429,79 @@ func (p *scanner) lit(s, word string) error {
 // number scans a number and, when it is an integer within ±2^53, its
 // value (num, numExact), so that callers need not parse it again.
 func (p *scanner) number(s string) error {
-	i := p.i
-	neg := i < len(s) && s[i] == '-'
-	if neg {
-		i++
-	}
-	var v uint64
-	switch {
-	case i < len(s) && s[i] == '0':
-		i++
-	case i < len(s) && s[i] >= '1' && s[i] <= '9':
-		for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
-			if v <= 1<<53 {
-				v = v*10 + uint64(s[i]-'0')
-			}
-		}
-	default:
-		return ErrSyntax
-	}
-	exact := v <= 1<<53
-	if i < len(s) && (s[i] == '.' || s[i] == 'e' || s[i] == 'E') {
+	end, v, exact := ScanInt(s, p.i)
+	if end < 0 {
+		// Not an integer: a fraction or an exponent, or not a number.
 		n := numberLen(s[p.i:])
 		if n == 0 {
 			return ErrSyntax
 		}
-		i, exact = p.i+n, false
+		end, exact = p.i+n, false
 	}
-	p.num, p.numExact = int64(v), exact
-	if neg {
-		p.num = -p.num
-	}
-	p.i = i
+	p.num, p.numExact, p.i = v, exact, end
 	return nil
+}
+
+// ScanInt scans the JSON integer at s[i:] (an optional minus, then 0 or
+// digits without a leading zero, and no fraction or exponent after) and
+// returns its end, or -1 when s[i:] is not such an integer. exact reports
+// that v is its value, within ±2^53. Eight digits are read at a time.
+func ScanInt(s string, i int) (end int, v int64, exact bool) {
+	neg := i < len(s) && s[i] == '-'
+	if neg {
+		i++
+	}
+	if i >= len(s) || s[i] < '0' || s[i] > '9' {
+		return -1, 0, false
+	}
+	start := i
+	if s[i] == '0' {
+		i++
+	} else {
+		var u uint64
+		for i+8 <= len(s) {
+			d, ok := eightDigits(load64(s[i : i+8]))
+			if !ok {
+				break
+			}
+			u = u*100000000 + d
+			i += 8
+			if i-start > 16 {
+				break
+			}
+		}
+		for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
+			if i-start < 17 {
+				u = u*10 + uint64(s[i]-'0')
+			}
+		}
+		exact = i-start <= 16 && u <= 1<<53
+		v = int64(u)
+	}
+	if s[start] == '0' {
+		exact = true
+	}
+	if i < len(s) && (s[i] == '.' || s[i] == 'e' || s[i] == 'E') {
+		return -1, 0, false
+	}
+	if neg {
+		v = -v
+	}
+	return i, v, exact
+}
+
+// eightDigits returns the value of eight ASCII digits loaded little-endian
+// into x, and whether all eight are digits.
+func eightDigits(x uint64) (uint64, bool) {
+	const lo = 0x0101010101010101
+	// Every byte in '0'..'9': its high nibble is 3 and adding 6 keeps it 3.
+	if x&(0xF0*lo) != 0x30*lo || (x+0x06*lo)&(0xF0*lo) != 0x30*lo {
+		return 0, false
+	}
+	x &= 0x0F * lo
+	x = (x * 2561) >> 8 & 0x00FF00FF00FF00FF
+	x = (x * 6553601) >> 16 & 0x0000FFFF0000FFFF
+	return (x * 42949672960001) >> 32, true
 }
 
 // numberLen returns the length of the JSON number at the start of s, or 0.
@@ -517,16 +562,18 @@ func load64(b string) uint64 {
 		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
 }
 
-// plain8 reports whether all eight bytes of x are plain: no quote, no
-// backslash, no control character, nothing at or above 0x80.
-func plain8(x uint64) bool {
+// stops marks, with the high bit of each byte, the bytes of x that are not
+// plain: a quote, a backslash, a control character, or anything at or
+// above 0x80. The lowest marked byte is exact (borrows only travel up), so
+// TrailingZeros64(stops(x))/8 is the index of the first stop.
+func stops(x uint64) uint64 {
 	const lo, hi = 0x0101010101010101, 0x8080808080808080
-	ctl := (x - 0x20*lo) & ^x  // high bit set where a byte is < 0x20 (or ≥ 0x80)
-	quote := (x ^ '"'*lo) - lo // high bit set where a byte is '"' (with false positives only after one)
-	quote &= ^(x ^ '"'*lo)
-	bs := (x ^ '\\'*lo) - lo
-	bs &= ^(x ^ '\\'*lo)
-	return (ctl|quote|bs|x)&hi == 0
+	ctl := (x - 0x20*lo) & ^x
+	q := x ^ '"'*lo
+	quote := (q - lo) & ^q
+	b := x ^ '\\'*lo
+	bs := (b - lo) & ^b
+	return (ctl | quote | bs | x) & hi
 }
 
 // str scans a string starting at '"', validating escapes and UTF-8.
@@ -535,13 +582,7 @@ func (p *scanner) str(s string) error {
 	ascii := true
 	p.esc = false
 	for i < len(s) {
-		// Eight plain bytes at a time, then one at a time.
-		for i+8 <= len(s) && plain8(load64(s[i:i+8])) {
-			i += 8
-		}
-		for i < len(s) && plain[s[i]] {
-			i++
-		}
+		i = PlainRun(s, i)
 		if i >= len(s) {
 			break
 		}

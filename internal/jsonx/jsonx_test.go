@@ -166,3 +166,54 @@ func FuzzValid(f *testing.F) {
 		}
 	})
 }
+
+func TestPlainRun(t *testing.T) {
+	for s, want := range map[string]int{
+		"": 0, "abc": 3, `abc"`: 3, "abcdefghij\"": 10, "abcdefgh\\": 8, "ab\x01": 2, "abcdefg\x80h": 7,
+		"\"abcdefgh": 0, "abcdefghijklmnop": 16, "abcdefghijklmno\x1f": 15, "aé": 1, "abcd!~ \x7f": 8,
+	} {
+		if got := PlainRun(s, 0); got != want {
+			t.Errorf("PlainRun(%q) = %d, want %d", s, got, want)
+		}
+	}
+	for c := 0; c < 256; c++ {
+		s := "abcdefgh" + string([]byte{byte(c)}) + "abcdefgh"
+		want := 17
+		if !plain[c] {
+			want = 8
+		}
+		if got := PlainRun(s, 0); got != want {
+			t.Errorf("byte %#x: %d want %d", c, got, want)
+		}
+		s2 := string([]byte{'a', 'b', byte(c), 'd', 'e', 'f', 'g', 'h', 'i'})
+		want = 9
+		if !plain[c] {
+			want = 2
+		}
+		if got := PlainRun(s2, 0); got != want {
+			t.Errorf("byte %#x at 2: %d want %d", c, got, want)
+		}
+	}
+}
+
+func TestScanInt(t *testing.T) {
+	cases := []struct {
+		in    string
+		end   int
+		v     int64
+		exact bool
+	}{
+		{"0", 1, 0, true}, {"-0", 2, 0, true}, {"7,", 1, 7, true}, {"1800003600}", 10, 1800003600, true},
+		{"12345678", 8, 12345678, true}, {"123456789012345", 15, 123456789012345, true},
+		{"9007199254740992", 16, 1 << 53, true}, {"9007199254740993", 16, 0, false},
+		{"12345678901234567890", 20, 0, false}, {"-1234567890", 11, -1234567890, true},
+		{"1.5", -1, 0, false}, {"1e3", -1, 0, false}, {"01", 1, 0, true}, {"-", -1, 0, false},
+		{"x", -1, 0, false}, {"123456780x", 9, 123456780, true}, {"12345678:", 8, 12345678, true},
+	}
+	for _, c := range cases {
+		end, v, exact := ScanInt(c.in, 0)
+		if end != c.end || (exact && c.exact && v != c.v) || exact != c.exact {
+			t.Errorf("%q: %d %d %v, want %d %d %v", c.in, end, v, exact, c.end, c.v, c.exact)
+		}
+	}
+}
