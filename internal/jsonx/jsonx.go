@@ -765,8 +765,7 @@ func (e *Elements) Next(s string) bool {
 		p.ws(s)
 		if p.i < len(s) && s[p.i] == ']' {
 			p.i++
-			e.done = true
-			return false
+			return e.end(s)
 		}
 	} else {
 		p.ws(s)
@@ -778,8 +777,7 @@ func (e *Elements) Next(s string) bool {
 			p.i++
 		case s[p.i] == ']':
 			p.i++
-			e.done = true
-			return false
+			return e.end(s)
 		default:
 			e.err, e.done = ErrSyntax, true
 			return false
@@ -799,6 +797,17 @@ func (e *Elements) Next(s string) bool {
 // String returns the current element as a string, when it is one.
 func (e *Elements) String(s string) (string, bool) {
 	return stringValue(s, e.value, e.valEsc)
+}
+
+// end finishes the iteration at the closing bracket: only white space may
+// follow the array.
+func (e *Elements) end(s string) bool {
+	e.p.ws(s)
+	if e.p.i != len(s) {
+		e.err = ErrSyntax
+	}
+	e.done = true
+	return false
 }
 
 // Value is the raw JSON text of the current element.

@@ -217,3 +217,27 @@ func TestScanInt(t *testing.T) {
 		}
 	}
 }
+
+func TestElements(t *testing.T) {
+	s := ` ["a", "b\u0021", 3, {"x":[1]}] `
+	e := NewElements(s)
+	var got []string
+	for e.Next(s) {
+		if v, ok := e.String(s); ok {
+			got = append(got, v)
+		} else {
+			got = append(got, e.Value(s))
+		}
+	}
+	if e.Err() != nil || strings.Join(got, "|") != `a|b!|3|{"x":[1]}` {
+		t.Fatalf("%q %v", got, e.Err())
+	}
+	for _, bad := range []string{`[1,]`, `[1] x`, `{}`, `[1 2]`, `[`} {
+		e := NewElements(bad)
+		for e.Next(bad) {
+		}
+		if e.Err() == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}
