@@ -29,6 +29,16 @@ const (
 	EdDSA Algorithm = "EdDSA" // Ed25519 (RFC 8037), signature 64 bytes
 )
 
+// The PASETO versions and purposes (package paseto). A PASETO key is bound
+// to one version and purpose: a local key never verifies a public token,
+// and a v3 key never opens a v4 token.
+const (
+	V4Local  Algorithm = "v4.local"  // XChaCha20 + BLAKE2b-MAC, 32-byte key
+	V4Public Algorithm = "v4.public" // Ed25519
+	V3Local  Algorithm = "v3.local"  // AES-256-CTR + HMAC-SHA384, 32-byte key
+	V3Public Algorithm = "v3.public" // ECDSA P-384 with SHA-384, low-S r‖s
+)
+
 // Minimum and maximum key sizes enforced when a key is made.
 const (
 	MinRSABits = 2048  // smallest RSA modulus accepted
@@ -43,6 +53,7 @@ const (
 	famPSS
 	famECDSA
 	famEd25519
+	famLocal // PASETO local: a 32-byte symmetric key, no Sign or Verify
 )
 
 // spec is the fixed description of an algorithm.
@@ -80,7 +91,14 @@ var specs = [...]spec{
 	{name: ES384, family: famECDSA, hash: crypto.SHA384, curve: elliptic.P384(), sigSize: 96},
 	{name: ES512, family: famECDSA, hash: crypto.SHA512, curve: elliptic.P521(), sigSize: 132},
 	{name: EdDSA, family: famEd25519, sigSize: 64},
+	{name: V4Local, family: famLocal, minKey: 32},
+	{name: V4Public, family: famEd25519, sigSize: 64},
+	{name: V3Local, family: famLocal, minKey: 32},
+	{name: V3Public, family: famECDSA, hash: crypto.SHA384, curve: elliptic.P384(), sigSize: 96},
 }
+
+// jwsCount is how many of specs are JWS algorithms (the first ones).
+const jwsCount = 13
 
 func lookup(alg Algorithm) (*spec, error) {
 	for i := range specs {
@@ -91,13 +109,26 @@ func lookup(alg Algorithm) (*spec, error) {
 	return nil, fmt.Errorf("%w: algorithm %q", ErrUnsupported, string(alg))
 }
 
-// Algorithms lists every algorithm signet can bind a key to, in a fixed order.
+// Algorithms lists every algorithm signet can bind a key to, in a fixed
+// order: the JWS algorithms, then the PASETO ones.
 func Algorithms() []Algorithm {
 	out := make([]Algorithm, len(specs))
 	for i := range specs {
 		out[i] = specs[i].name
 	}
 	return out
+}
+
+// JWSAlgorithms lists the JWS (JOSE) signature algorithms, in a fixed order.
+func JWSAlgorithms() []Algorithm { return Algorithms()[:jwsCount] }
+
+// IsJWS reports whether a is a JWS signature algorithm.
+func (a Algorithm) IsJWS() bool {
+	switch a {
+	case HS256, HS384, HS512, RS256, RS384, RS512, PS256, PS384, PS512, ES256, ES384, ES512, EdDSA:
+		return true
+	}
+	return false
 }
 
 // ParseAlgorithm returns the Algorithm named s, or an error wrapping
@@ -110,10 +141,10 @@ func ParseAlgorithm(s string) (Algorithm, error) {
 	return sp.name, nil
 }
 
-// Symmetric reports whether alg uses a shared secret (HMAC).
+// Symmetric reports whether alg uses a shared secret (HMAC, PASETO local).
 func (a Algorithm) Symmetric() bool {
 	sp, err := lookup(a)
-	return err == nil && sp.family == famHMAC
+	return err == nil && (sp.family == famHMAC || sp.family == famLocal)
 }
 
 // String returns the algorithm's registered name.

@@ -2,6 +2,7 @@ package signet
 
 import (
 	"bytes"
+	"math/big"
 	"crypto/sha256"
 	"crypto/sha512"
 )
@@ -25,6 +26,15 @@ func scalarInRange(b []byte, sp *spec) bool {
 		return false
 	}
 	return bytes.Compare(b, sp.order) < 0
+}
+
+// lowS replaces s (big-endian, in place) with n - s when s > n/2.
+func lowS(s []byte, sp *spec) {
+	n := sp.curve.Params().N
+	v := new(big.Int).SetBytes(s)
+	if v.Cmp(new(big.Int).Rsh(n, 1)) > 0 {
+		v.Sub(n, v).FillBytes(s)
+	}
 }
 
 // derToRaw appends the fixed-size r‖s form of an ASN.1 DER ECDSA signature

@@ -1,3 +1,5 @@
 module github.com/signet-go/signet
 
-go 1.26
+go 1.26.0
+
+require golang.org/x/crypto v0.58.0 // indirect

@@ -25,6 +25,8 @@ type Key struct {
 	kid  string
 
 	hmac   *hmacKey
+	secret []byte // PASETO local keys
+	cache  *sync.Map
 	rsaPri *rsa.PrivateKey
 	rsaPub *rsa.PublicKey
 	ecPri  *ecdsa.PrivateKey
@@ -63,7 +65,7 @@ func GenerateKeyWithID(alg Algorithm, kid string) (*Key, error) {
 	}
 	var material any
 	switch sp.family {
-	case famHMAC:
+	case famHMAC, famLocal:
 		secret := make([]byte, sp.minKey)
 		if _, err := rand.Read(secret); err != nil {
 			return nil, fmt.Errorf("signet: generate %s: %w", alg, err)
@@ -96,12 +98,19 @@ func NewKey(alg Algorithm, material any) (*Key, error) {
 }
 
 func newKey(sp *spec, kid string, material any) (*Key, error) {
-	k := &Key{spec: sp, kid: kid}
+	k := &Key{spec: sp, kid: kid, cache: new(sync.Map)}
 	mismatch := func() (*Key, error) {
 		return nil, fmt.Errorf("%w: %T cannot be a %s key", ErrAlgorithmMismatch, material, sp.name)
 	}
 	switch m := material.(type) {
 	case []byte:
+		if sp.family == famLocal {
+			if len(m) != sp.minKey {
+				return nil, fmt.Errorf("%w: %s key is %d bytes, must be %d", ErrWeakKey, sp.name, len(m), sp.minKey)
+			}
+			k.secret = append([]byte(nil), m...)
+			break
+		}
 		if sp.family != famHMAC {
 			return mismatch()
 		}
@@ -259,25 +268,52 @@ func (k *Key) Algorithm() Algorithm { return k.spec.name }
 // KeyID returns the key ID, or "" when the key has none.
 func (k *Key) KeyID() string { return k.kid }
 
-// CanSign reports whether the key holds private (or secret) material.
+// CanSign reports whether the key holds private (or secret) material: it
+// can sign, or for a PASETO local key, encrypt.
 func (k *Key) CanSign() bool {
-	return k.hmac != nil || k.rsaPri != nil || k.ecPri != nil || k.edPri != nil
+	return k.hmac != nil || k.secret != nil || k.rsaPri != nil || k.ecPri != nil || k.edPri != nil
 }
 
-// Symmetric reports whether the key is a shared secret (HMAC).
-func (k *Key) Symmetric() bool { return k.hmac != nil }
+// Symmetric reports whether the key is a shared secret (HMAC, PASETO local).
+func (k *Key) Symmetric() bool { return k.hmac != nil || k.secret != nil }
+
+// Secret returns the secret of a symmetric key (HMAC or PASETO local) or
+// nil. The slice is the key's own and must not be modified: it is for
+// packages that derive cryptographic state from the key. To export a key,
+// use Material.
+func (k *Key) Secret() []byte {
+	switch {
+	case k.secret != nil:
+		return k.secret
+	case k.hmac != nil:
+		return k.hmac.secret
+	}
+	return nil
+}
+
+// Cache returns the value kept with the key under id, made by make on
+// first use. Packages keep state derived from a key there (a pool of keyed
+// hash states, say) for the key's lifetime, instead of in a global table.
+// id should be a value of an unexported type of the calling package.
+func (k *Key) Cache(id any, make func(*Key) any) any {
+	if v, ok := k.cache.Load(id); ok {
+		return v
+	}
+	v, _ := k.cache.LoadOrStore(id, make(k))
+	return v
+}
 
 // Public returns the public half of k, with the same algorithm and key ID.
 // A public key returns itself. An HMAC key has no public half: the error
 // wraps ErrKeyUsage.
 func (k *Key) Public() (*Key, error) {
 	switch {
-	case k.hmac != nil:
+	case k.Symmetric():
 		return nil, fmt.Errorf("%w: %s key has no public half", ErrKeyUsage, k.spec.name)
 	case !k.CanSign():
 		return k, nil
 	}
-	p := &Key{spec: k.spec, kid: k.kid, rsaPub: k.rsaPub, ecPub: k.ecPub, edPub: k.edPub}
+	p := &Key{spec: k.spec, kid: k.kid, rsaPub: k.rsaPub, ecPub: k.ecPub, edPub: k.edPub, cache: new(sync.Map)}
 	p.self = []*Key{p}
 	return p, nil
 }
@@ -287,8 +323,8 @@ func (k *Key) Public() (*Key, error) {
 // one, otherwise the public key. It exposes secrets; use it for export only.
 func (k *Key) Material() any {
 	switch {
-	case k.hmac != nil:
-		return append([]byte(nil), k.hmac.secret...)
+	case k.Symmetric():
+		return append([]byte(nil), k.Secret()...)
 	case k.rsaPri != nil:
 		return k.rsaPri
 	case k.rsaPub != nil:
@@ -325,8 +361,8 @@ func (k *Key) Equal(o *Key) bool {
 		return false
 	}
 	switch {
-	case k.hmac != nil:
-		return o.hmac != nil && hmac.Equal(k.hmac.secret, o.hmac.secret)
+	case k.Symmetric():
+		return o.Symmetric() && hmac.Equal(k.Secret(), o.Secret())
 	case k.rsaPri != nil:
 		return k.rsaPri.Equal(o.rsaPri)
 	case k.rsaPub != nil:

@@ -15,7 +15,7 @@ import (
 
 func TestKeyEveryAlgorithm(t *testing.T) {
 	msg := []byte("header.payload")
-	for _, alg := range signet.Algorithms() {
+	for _, alg := range signet.JWSAlgorithms() {
 		t.Run(string(alg), func(t *testing.T) {
 			k, err := signet.GenerateKeyWithID(alg, "kid-1")
 			if err != nil {
@@ -224,4 +224,64 @@ func bytesOf(b byte, n int) []byte {
 		out[i] = b
 	}
 	return out
+}
+
+// TestPASETOKeys: PASETO keys are bound to a version and purpose like any
+// other; local keys neither sign nor verify nor have a public half.
+func TestPASETOKeys(t *testing.T) {
+	for _, alg := range []signet.Algorithm{signet.V4Local, signet.V3Local} {
+		k, err := signet.GenerateKey(alg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !k.Symmetric() || !k.CanSign() || len(k.Secret()) != 32 || k.Algorithm() != alg {
+			t.Fatalf("%s key", alg)
+		}
+		if _, err := k.Sign(nil, []byte("m")); !errors.Is(err, signet.ErrKeyUsage) {
+			t.Fatalf("%s Sign: %v", alg, err)
+		}
+		if err := k.Verify([]byte("m"), make([]byte, 64)); !errors.Is(err, signet.ErrKeyUsage) {
+			t.Fatalf("%s Verify: %v", alg, err)
+		}
+		if _, err := k.Public(); !errors.Is(err, signet.ErrKeyUsage) {
+			t.Fatalf("%s Public: %v", alg, err)
+		}
+		if _, err := signet.NewKey(alg, make([]byte, 31)); !errors.Is(err, signet.ErrWeakKey) {
+			t.Fatalf("%s 31 bytes: %v", alg, err)
+		}
+		if _, err := signet.NewKey(alg, make([]byte, 64)); !errors.Is(err, signet.ErrWeakKey) {
+			t.Fatalf("%s 64 bytes: %v", alg, err)
+		}
+	}
+	// v3.public signatures are low-S.
+	k, _ := signet.GenerateKey(signet.V3Public)
+	half := new(big.Int).Rsh(elliptic.P384().Params().N, 1)
+	for i := 0; i < 32; i++ {
+		sig, err := k.Sign(nil, []byte{byte(i)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if new(big.Int).SetBytes(sig[48:]).Cmp(half) > 0 {
+			t.Fatalf("high S in signature %d", i)
+		}
+		if err := k.Verify([]byte{byte(i)}, sig); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The same Ed25519 material bound to EdDSA and to v4.public makes two
+	// keys that do not stand in for each other.
+	ed, _ := signet.GenerateKey(signet.EdDSA)
+	v4, err := signet.NewKey(signet.V4Public, ed.Material())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v4.Equal(ed) {
+		t.Fatal("EdDSA and v4.public keys compare equal")
+	}
+	if _, err := v4.Select("", signet.EdDSA); !errors.Is(err, signet.ErrAlgorithmMismatch) {
+		t.Fatal(err)
+	}
+	if signet.V4Public.IsJWS() || !signet.EdDSA.IsJWS() || len(signet.JWSAlgorithms()) != 13 || len(signet.Algorithms()) != 17 {
+		t.Fatal("algorithm lists")
+	}
 }

@@ -27,7 +27,7 @@ import (
 var pemKeys = sync.OnceValue(func() map[signet.Algorithm]*signet.Key {
 	m := make(map[signet.Algorithm]*signet.Key)
 	var rsaKey *signet.Key
-	for _, alg := range signet.Algorithms() {
+	for _, alg := range signet.JWSAlgorithms() {
 		if alg.Symmetric() {
 			continue
 		}

@@ -25,6 +25,8 @@ func (k *Key) SignatureSize() int {
 func (k *Key) Sign(dst, msg []byte) ([]byte, error) {
 	sp := k.spec
 	switch sp.family {
+	case famLocal:
+		return dst, k.notSigning()
 	case famHMAC:
 		st := k.hmac.get()
 		st.h.Reset()
@@ -68,8 +70,16 @@ func (k *Key) Sign(dst, msg []byte) ([]byte, error) {
 		if !ok {
 			return dst, fmt.Errorf("signet: %s sign: unexpected signature encoding", sp.name)
 		}
+		if sp.name == V3Public {
+			// PASETO v3.public signatures are low-S, as strict verifiers expect.
+			lowS(out[len(out)-sp.sigSize/2:], sp)
+		}
 		return out, nil
 	}
+}
+
+func (k *Key) notSigning() error {
+	return fmt.Errorf("%w: %s is an encryption key, it neither signs nor verifies", ErrKeyUsage, k.spec.name)
 }
 
 func (k *Key) noPrivate() error {
@@ -82,6 +92,8 @@ func (k *Key) noPrivate() error {
 func (k *Key) Verify(msg, sig []byte) error {
 	sp := k.spec
 	switch sp.family {
+	case famLocal:
+		return k.notSigning()
 	case famHMAC:
 		st := k.hmac.get()
 		st.h.Reset()

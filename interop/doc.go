@@ -6,7 +6,7 @@
 // in node/package-lock.json and driven by node/jose-peer.mjs, which takes
 // one JSON batch of cases on stdin and answers on stdout. jose_test.go signs
 // with signet and verifies with jose, signs with jose and verifies with
-// signet, for every algorithm in signet.Algorithms(), and checks that
+// signet, for every algorithm in signet.JWSAlgorithms(), and checks that
 // forgeries are refused across the boundary.
 //
 // Install the peer with `bash interop/setup.sh`, then run

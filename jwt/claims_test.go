@@ -34,7 +34,7 @@ func payloadOf(t *testing.T, tok string) string {
 // TestEveryAlgorithmRoundTrip signs and verifies typed, embedded and map
 // claims with every algorithm.
 func TestEveryAlgorithmRoundTrip(t *testing.T) {
-	for _, alg := range signet.Algorithms() {
+	for _, alg := range signet.JWSAlgorithms() {
 		t.Run(string(alg), func(t *testing.T) {
 			k, err := signet.GenerateKeyWithID(alg, "k-"+string(alg))
 			if err != nil {
@@ -269,6 +269,16 @@ func TestConcurrentUse(t *testing.T) {
 	for range 8 {
 		if err := <-done; err != nil {
 			t.Fatal(err)
+		}
+	}
+}
+
+// TestSignRefusesPASETOKeys: a PASETO key never signs a JWS.
+func TestSignRefusesPASETOKeys(t *testing.T) {
+	for _, alg := range []signet.Algorithm{signet.V4Public, signet.V3Public, signet.V4Local} {
+		k := mustKey(t, alg)
+		if _, err := jwt.Sign(k, jwt.Claims{}); !errors.Is(err, signet.ErrAlgorithmMismatch) {
+			t.Errorf("%s: %v", alg, err)
 		}
 	}
 }

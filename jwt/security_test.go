@@ -87,6 +87,7 @@ func TestSecurity(t *testing.T) {
 	ed := mustKey(t, signet.EdDSA)
 	attacker := mustKey(t, signet.HS256)
 	attackerEd := mustKey(t, signet.EdDSA)
+	v4pub := mustKey(t, signet.V4Public)
 	rsPub, esPub := pub(t, rs), pub(t, es)
 
 	good := `{"sub":"u1","exp":` + exp(time.Hour) + `}`
@@ -140,6 +141,7 @@ func TestSecurity(t *testing.T) {
 		{"HS512 key, header says HS256", hs512, craft(t, hs512, hdr, good), jwt.Policy{}, signet.ErrAlgorithmMismatch},
 		{"ES256 key, header says ES384", esPub, craft(t, es, `{"alg":"ES384"}`, good), jwt.Policy{}, signet.ErrAlgorithmMismatch},
 		{"unknown alg", hs, craft(t, hs, `{"alg":"HS257"}`, good), jwt.Policy{}, signet.ErrAlgorithmMismatch},
+		{"PASETO key named by a JWS header", pub(t, v4pub), craft(t, v4pub, `{"alg":"v4.public"}`, good), jwt.Policy{}, signet.ErrAlgorithmMismatch},
 
 		// Tampering.
 		{"signed by another key", hs, craft(t, attacker, hdr, good), jwt.Policy{}, signet.ErrSignatureInvalid},

@@ -53,6 +53,9 @@ func sign(key *signet.Key, payload []byte, typ string) (string, error) {
 	if key == nil || !key.CanSign() {
 		return "", fmt.Errorf("%w: signing needs a private or secret key", signet.ErrKeyUsage)
 	}
+	if !key.Algorithm().IsJWS() {
+		return "", fmt.Errorf("%w: %s is not a JWS algorithm", signet.ErrAlgorithmMismatch, key.Algorithm())
+	}
 	var hb [128]byte
 	hdr := appendHeader(hb[:0], key.Algorithm(), key.KeyID(), typ)
 	sigSize := key.SignatureSize()

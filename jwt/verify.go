@@ -111,6 +111,11 @@ func verify(keys signet.Keys, token string, p *Policy) (Header, string, error) {
 	if err := p.checkType(h.Type); err != nil {
 		return Header{}, "", err
 	}
+	if !h.Algorithm.IsJWS() {
+		// Another format's algorithm name (v4.public, say) never selects
+		// one of its keys for a JWS.
+		return Header{}, "", fmt.Errorf("%w: %q is not a JWS algorithm", signet.ErrAlgorithmMismatch, clip(string(h.Algorithm)))
+	}
 	cands, err := selectKeys(keys, h.KeyID, h.Algorithm)
 	if err != nil {
 		return Header{}, "", err

@@ -118,7 +118,7 @@ func (cmd *command) optionalAlg(name string, given bool) (signet.Algorithm, erro
 
 // algorithmList names every algorithm keys can be made for.
 func algorithmList() string {
-	algs := signet.Algorithms()
+	algs := signet.JWSAlgorithms()
 	names := make([]string, len(algs))
 	for i, a := range algs {
 		names[i] = string(a)

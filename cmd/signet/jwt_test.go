@@ -64,7 +64,7 @@ func segment(t *testing.T, token string, i int) string {
 
 func TestSignVerifyEveryAlgorithm(t *testing.T) {
 	t.Parallel()
-	for _, alg := range signet.Algorithms() {
+	for _, alg := range signet.JWSAlgorithms() {
 		t.Run(string(alg), func(t *testing.T) {
 			t.Parallel()
 			signPath, verifyPath := keyFiles(t, t.TempDir(), alg)

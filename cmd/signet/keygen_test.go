@@ -14,7 +14,7 @@ import (
 
 func TestKeygenAndPubEveryAlgorithm(t *testing.T) {
 	t.Parallel()
-	for _, alg := range signet.Algorithms() {
+	for _, alg := range signet.JWSAlgorithms() {
 		t.Run(string(alg), func(t *testing.T) {
 			t.Parallel()
 			r := keygenRuns()[alg]

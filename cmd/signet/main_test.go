@@ -99,7 +99,7 @@ var keygenRuns = sync.OnceValue(func() map[signet.Algorithm]result {
 		wg  sync.WaitGroup
 		out = make(map[signet.Algorithm]result)
 	)
-	for _, alg := range signet.Algorithms() {
+	for _, alg := range signet.JWSAlgorithms() {
 		wg.Go(func() {
 			var o, e bytes.Buffer
 			code := run([]string{"keygen", string(alg), "--kid", "k-" + string(alg)}, strings.NewReader(""), &o, &e)
