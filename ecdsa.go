@@ -2,9 +2,9 @@ package signet
 
 import (
 	"bytes"
-	"math/big"
 	"crypto/sha256"
 	"crypto/sha512"
+	"math/big"
 )
 
 func sha256Sum(b []byte) [32]byte { return sha256.Sum256(b) }
