@@ -40,7 +40,7 @@ func ExampleNewKeySet() {
 		panic(err)
 	}
 	keys, err := set.Select("b", signet.ES256)
-	fmt.Println(len(keys), keys[0].KeyID(), err)
+	fmt.Println(keys.Len(), keys.At(0).KeyID(), err)
 	_, err = set.Select("c", signet.ES256)
 	fmt.Println(errors.Is(err, signet.ErrKeyNotFound))
 	// Output:

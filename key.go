@@ -33,8 +33,6 @@ type Key struct {
 	ecPub  *ecdsa.PublicKey
 	edPri  ed25519.PrivateKey
 	edPub  ed25519.PublicKey
-
-	self []*Key // []*Key{k}, so Select on a single key does not allocate
 }
 
 type hmacKey struct {
@@ -158,12 +156,17 @@ func newKey(sp *spec, kid string, material any) (*Key, error) {
 		if m == nil || m.Curve != sp.curve {
 			return nil, fmt.Errorf("%w: %s needs a %s key", ErrAlgorithmMismatch, sp.name, sp.curve.Params().Name)
 		}
-		// ECDH validates the scalar and that the public point matches it.
-		if _, err := m.ECDH(); err != nil {
+		// ECDH validates the scalar; the public point must be its own.
+		priv, err := m.ECDH()
+		if err != nil {
 			return nil, fmt.Errorf("%w: EC private key: %v", ErrWeakKey, err)
 		}
 		if err := checkECPublic(sp, &m.PublicKey); err != nil {
 			return nil, err
+		}
+		pub, err := m.PublicKey.ECDH()
+		if err != nil || !priv.PublicKey().Equal(pub) {
+			return nil, fmt.Errorf("%w: EC public key does not match the private scalar", ErrWeakKey)
 		}
 		k.ecPri, k.ecPub = m, &m.PublicKey
 	case *ecdsa.PublicKey:
@@ -200,7 +203,6 @@ func newKey(sp *spec, kid string, material any) (*Key, error) {
 	default:
 		return mismatch()
 	}
-	k.self = []*Key{k}
 	return k, nil
 }
 
@@ -258,7 +260,6 @@ func checkECPublic(sp *spec, p *ecdsa.PublicKey) error {
 func (k *Key) WithKeyID(kid string) *Key {
 	c := *k
 	c.kid = kid
-	c.self = []*Key{&c}
 	return &c
 }
 
@@ -314,7 +315,6 @@ func (k *Key) Public() (*Key, error) {
 		return k, nil
 	}
 	p := &Key{spec: k.spec, kid: k.kid, rsaPub: k.rsaPub, ecPub: k.ecPub, edPub: k.edPub, cache: new(sync.Map)}
-	p.self = []*Key{p}
 	return p, nil
 }
 
@@ -381,14 +381,14 @@ func (k *Key) Equal(o *Key) bool {
 // Select implements Keys for a single key: it returns k when alg is k's
 // algorithm and kid is empty or equal to k's key ID (a key without an ID
 // accepts any kid).
-func (k *Key) Select(kid string, alg Algorithm) ([]*Key, error) {
+func (k *Key) Select(kid string, alg Algorithm) (Candidates, error) {
 	if alg != k.spec.name {
-		return nil, fmt.Errorf("%w: input names %q, key is %s", ErrAlgorithmMismatch, clip(string(alg)), k.spec.name)
+		return Candidates{}, fmt.Errorf("%w: input names %q, key is %s", ErrAlgorithmMismatch, clip(string(alg)), k.spec.name)
 	}
 	if kid != "" && k.kid != "" && kid != k.kid {
-		return nil, fmt.Errorf("%w: kid %q", ErrKeyNotFound, clip(kid))
+		return Candidates{}, fmt.Errorf("%w: kid %q", ErrKeyNotFound, clip(kid))
 	}
-	return k.self, nil
+	return Candidates{one: k}, nil
 }
 
 // clip bounds attacker-controlled text quoted in error messages. It copies,

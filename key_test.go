@@ -155,7 +155,7 @@ func TestKeySet(t *testing.T) {
 	if set.Len() != 4 || len(set.Keys()) != 4 {
 		t.Fatal("Len")
 	}
-	if k, err := set.Select("a", signet.ES256); err != nil || k[0] != a {
+	if k, err := set.Select("a", signet.ES256); err != nil || k.At(0) != a {
 		t.Fatal(k, err)
 	}
 	if _, err := set.Select("a", signet.EdDSA); !errors.Is(err, signet.ErrAlgorithmMismatch) {
@@ -164,10 +164,10 @@ func TestKeySet(t *testing.T) {
 	if _, err := set.Select("zz", signet.ES256); !errors.Is(err, signet.ErrKeyNotFound) {
 		t.Fatal(err)
 	}
-	if k, err := set.Select("", signet.HS256); err != nil || len(k) != 2 {
+	if k, err := set.Select("", signet.HS256); err != nil || k.Len() != 2 {
 		t.Fatal(k, err)
 	}
-	if k, err := set.Select("", signet.EdDSA); err != nil || k[0] != b {
+	if k, err := set.Select("", signet.EdDSA); err != nil || k.At(0) != b {
 		t.Fatal(k, err)
 	}
 	if _, err := set.Select("", signet.RS256); !errors.Is(err, signet.ErrKeyNotFound) {
@@ -283,5 +283,30 @@ func TestPASETOKeys(t *testing.T) {
 	}
 	if signet.V4Public.IsJWS() || !signet.EdDSA.IsJWS() || len(signet.JWSAlgorithms()) != 13 || len(signet.Algorithms()) != 17 {
 		t.Fatal("algorithm lists")
+	}
+}
+
+// TestECDSAPrivatePublicMismatch: a private key whose public point is not
+// its own is refused.
+func TestECDSAPrivatePublicMismatch(t *testing.T) {
+	a, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	b, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	//lint:ignore SA1019 the test builds an inconsistent key on purpose.
+	mixed := &ecdsa.PrivateKey{PublicKey: b.PublicKey, D: a.D}
+	if _, err := signet.NewKey(signet.ES256, mixed); !errors.Is(err, signet.ErrWeakKey) {
+		t.Fatalf("got %v", err)
+	}
+}
+
+// TestCandidatesReadOnly: what Select returns cannot change the set.
+func TestCandidatesReadOnly(t *testing.T) {
+	k, _ := signet.GenerateKey(signet.HS256)
+	c, err := k.Select("", signet.HS256)
+	if err != nil || c.Len() != 1 || c.At(0) != k {
+		t.Fatal(c, err)
+	}
+	list := signet.CandidatesOf(k, k)
+	if list.Len() != 2 || list.At(1) != k {
+		t.Fatal("CandidatesOf")
 	}
 }

@@ -5,9 +5,38 @@ import "fmt"
 // Keys is where verification finds its key: a single *Key or a *KeySet.
 // Select returns the candidate keys for input that names the key ID kid
 // (possibly empty) and the algorithm alg, or an error wrapping
-// ErrKeyNotFound or ErrAlgorithmMismatch.
+// ErrKeyNotFound or ErrAlgorithmMismatch. Verifiers use a candidate only
+// if it is bound to alg.
 type Keys interface {
-	Select(kid string, alg Algorithm) ([]*Key, error)
+	Select(kid string, alg Algorithm) (Candidates, error)
+}
+
+// Candidates is a read-only list of keys, as Select returns it: the key
+// set's own lists stay out of reach, and a single key needs no slice.
+type Candidates struct {
+	one  *Key
+	many []*Key
+}
+
+// CandidatesOf makes a list of candidates (for implementations of Keys).
+func CandidatesOf(keys ...*Key) Candidates {
+	return Candidates{many: append([]*Key(nil), keys...)}
+}
+
+// Len is the number of candidates.
+func (c Candidates) Len() int {
+	if c.one != nil {
+		return 1
+	}
+	return len(c.many)
+}
+
+// At returns candidate i, 0 ≤ i < Len().
+func (c Candidates) At(i int) *Key {
+	if c.one != nil && i == 0 {
+		return c.one
+	}
+	return c.many[i]
 }
 
 // KeySet is an immutable set of verification keys, looked up by key ID and,
@@ -24,13 +53,13 @@ func NewKeySet(keys ...*Key) (*KeySet, error) {
 	s := &KeySet{byKID: make(map[string]*Key), byAlg: make(map[Algorithm][]*Key)}
 	for i, k := range keys {
 		if k == nil {
-			return nil, fmt.Errorf("signet: key set: key %d is nil", i)
+			return nil, fmt.Errorf("%w: key set: key %d is nil", ErrKeyUsage, i)
 		}
 		if k.kid == "" {
 			s.byAlg[k.spec.name] = append(s.byAlg[k.spec.name], k)
 		} else {
 			if _, dup := s.byKID[k.kid]; dup {
-				return nil, fmt.Errorf("signet: key set: duplicate kid %q", k.kid)
+				return nil, fmt.Errorf("%w: key set: duplicate kid %q", ErrUnsupported, clip(k.kid))
 			}
 			s.byKID[k.kid] = k
 		}
@@ -54,19 +83,19 @@ func (s *KeySet) Lookup(kid string) (*Key, bool) {
 // Select implements Keys. With a key ID, the key must exist and be bound to
 // alg. Without one, the candidates are the set's keys for alg that have no
 // key ID; if there are none, every key for alg.
-func (s *KeySet) Select(kid string, alg Algorithm) ([]*Key, error) {
+func (s *KeySet) Select(kid string, alg Algorithm) (Candidates, error) {
 	if kid != "" {
 		k, ok := s.byKID[kid]
 		if !ok {
-			return nil, fmt.Errorf("%w: kid %q", ErrKeyNotFound, clip(kid))
+			return Candidates{}, fmt.Errorf("%w: kid %q", ErrKeyNotFound, clip(kid))
 		}
 		if k.spec.name != alg {
-			return nil, fmt.Errorf("%w: input names %q, key %q is %s", ErrAlgorithmMismatch, clip(string(alg)), clip(kid), k.spec.name)
+			return Candidates{}, fmt.Errorf("%w: input names %q, key %q is %s", ErrAlgorithmMismatch, clip(string(alg)), clip(kid), k.spec.name)
 		}
-		return k.self, nil
+		return Candidates{one: k}, nil
 	}
 	if c := s.byAlg[alg]; len(c) > 0 {
-		return c, nil
+		return Candidates{many: c}, nil
 	}
 	var c []*Key
 	for _, k := range s.keys {
@@ -75,7 +104,7 @@ func (s *KeySet) Select(kid string, alg Algorithm) ([]*Key, error) {
 		}
 	}
 	if len(c) == 0 {
-		return nil, fmt.Errorf("%w: no key for algorithm %q", ErrKeyNotFound, clip(string(alg)))
+		return Candidates{}, fmt.Errorf("%w: no key for algorithm %q", ErrKeyNotFound, clip(string(alg)))
 	}
-	return c, nil
+	return Candidates{many: c}, nil
 }

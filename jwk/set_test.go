@@ -38,7 +38,7 @@ func TestSetRoundTrip(t *testing.T) {
 			t.Fatalf("key %d (%s) changed", i, want.Algorithm())
 		}
 		got, err := set.Select(k.KeyID(), k.Algorithm())
-		if err != nil || len(got) != 1 || got[0] != k {
+		if err != nil || got.Len() != 1 || got.At(0) != k {
 			t.Fatalf("Select(%s): %v", k.KeyID(), err)
 		}
 	}

@@ -32,7 +32,7 @@ type Claims struct {
 
 // registered lets Verify reach the Claims embedded in a caller's struct; the
 // method is promoted through embedding.
-func (c *Claims) registered() *Claims { return c }
+func (c *Claims) registered() *Claims { return c } // nil when an embedded *Claims is nil
 
 type registeredClaims interface{ registered() *Claims }
 
@@ -52,8 +52,11 @@ func (d NumericDate) Time() time.Time {
 }
 
 // UnmarshalJSON accepts a JSON number, with a fraction or exponent
-// truncated to whole seconds, as RFC 7519 allows.
+// truncated to whole seconds, as RFC 7519 allows; null leaves d unchanged.
 func (d *NumericDate) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		return nil
+	}
 	v, err := jsonx.Int(string(b))
 	if err != nil {
 		return fmt.Errorf("%w: NumericDate %.32q: want a number", signet.ErrMalformed, b)

@@ -282,3 +282,81 @@ func TestSignRefusesPASETOKeys(t *testing.T) {
 		}
 	}
 }
+
+type roleClaims struct {
+	jwt.Claims
+	Role string `json:"role"`
+}
+
+type ptrClaims struct {
+	*jwt.Claims
+	Role string `json:"role"`
+}
+
+// TestCallerReadsWhatWasValidated: names differing only in case (which
+// encoding/json would match to one field) are refused, and pointer and
+// embedded-pointer claim types get the validated registered claims.
+func TestCallerReadsWhatWasValidated(t *testing.T) {
+	k := mustKey(t, signet.HS256)
+	p := jwt.Policy{Now: now, Subject: "alice"}
+	e := exp(time.Hour)
+	for _, payload := range []string{
+		`{"exp":` + e + `,"sub":"alice","SUB":"admin","EXP":1}`,
+		`{"exp":` + e + `,"sub":"alice","ſub":"admin"}`,
+		`{"exp":` + e + `,"sub":"alice","role":"user","ROLE":"admin"}`,
+		`{"exp":` + e + `,"sub":"alice","x":{"a":1,"A":2}}`,
+	} {
+		tok := craft(t, k, `{"alg":"HS256"}`, payload)
+		if _, err := jwt.Verify[roleClaims](k, tok, p); !errors.Is(err, signet.ErrMalformed) {
+			t.Errorf("%s as struct: %v", payload, err)
+		}
+		if _, err := jwt.Verify[*jwt.Claims](k, tok, p); !errors.Is(err, signet.ErrMalformed) {
+			t.Errorf("%s as *Claims: %v", payload, err)
+		}
+		// Claims itself reads only exact names; Map keeps every member.
+		if _, err := jwt.Verify[jwt.Claims](k, tok, p); err != nil {
+			t.Errorf("%s as Claims: %v", payload, err)
+		}
+	}
+	tok := craft(t, k, `{"alg":"HS256"}`, `{"exp":`+e+`,"sub":"alice","role":"user"}`)
+	pc, err := jwt.Verify[*roleClaims](k, tok, p)
+	if err != nil || pc.Subject != "alice" || pc.Role != "user" || pc.ExpiresAt == 0 {
+		t.Fatalf("*roleClaims: %+v %v", pc, err)
+	}
+	ep, err := jwt.Verify[ptrClaims](k, tok, p)
+	if err != nil || ep.Claims == nil || ep.Subject != "alice" {
+		t.Fatalf("embedded *Claims: %+v %v", ep, err)
+	}
+	// No registered claim at all: the embedded pointer stays nil, no panic.
+	bare := craft(t, k, `{"alg":"HS256"}`, `{"role":"x"}`)
+	if ep, err := jwt.Verify[ptrClaims](k, bare, jwt.Policy{Now: now, NoExpiry: true}); err != nil || ep.Role != "x" {
+		t.Fatalf("bare: %+v %v", ep, err)
+	}
+}
+
+// badKeys is a Keys implementation that offers what it should not.
+type badKeys struct{ c signet.Candidates }
+
+func (b badKeys) Select(string, signet.Algorithm) (signet.Candidates, error) { return b.c, nil }
+
+func TestKeysImplementationsChecked(t *testing.T) {
+	hs256 := mustKey(t, signet.HS256)
+	tok := craft(t, hs256, `{"alg":"HS512"}`, `{"exp":`+exp(time.Hour)+`}`)
+	if _, err := jwt.Verify[jwt.Claims](badKeys{signet.CandidatesOf(hs256)}, tok, jwt.Policy{Now: now}); !errors.Is(err, signet.ErrAlgorithmMismatch) {
+		t.Fatalf("key of another algorithm: %v", err)
+	}
+	if _, err := jwt.Verify[jwt.Claims](badKeys{}, tok, jwt.Policy{Now: now}); !errors.Is(err, signet.ErrKeyNotFound) {
+		t.Fatalf("no candidates: %v", err)
+	}
+}
+
+// TestSignRefusesBadRegisteredClaims: Sign never issues a token that
+// Verify refuses for its claims' types.
+func TestSignRefusesBadRegisteredClaims(t *testing.T) {
+	k := mustKey(t, signet.HS256)
+	for _, m := range []jwt.Map{{"exp": "tomorrow"}, {"aud": 1}, {"iss": []string{"a"}}} {
+		if _, err := jwt.Sign(k, m); !errors.Is(err, signet.ErrMalformed) {
+			t.Errorf("%v: %v", m, err)
+		}
+	}
+}

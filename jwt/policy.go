@@ -1,7 +1,6 @@
 package jwt
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -44,7 +43,8 @@ type Policy struct {
 	MaxSize int
 }
 
-var errPolicy = errors.New("jwt: invalid policy")
+// errPolicy: a Policy value out of range (ErrUnsupported, for errors.Is).
+var errPolicy = fmt.Errorf("%w: jwt policy", signet.ErrUnsupported)
 
 // check validates the policy itself, before any work on a token, and
 // returns the size limit.

@@ -7,7 +7,6 @@ import (
 
 	"github.com/signet-go/signet"
 	"github.com/signet-go/signet/internal/b64"
-	"github.com/signet-go/signet/internal/jsonx"
 )
 
 // Sign returns a signed JWT (JWS compact serialization) carrying claims,
@@ -22,14 +21,16 @@ func Sign[T any](key *signet.Key, claims T) (string, error) {
 	}
 	payload, err := json.Marshal(claims)
 	if err != nil {
-		return "", fmt.Errorf("jwt: encode claims: %w", err)
+		return "", fmt.Errorf("%w: encode claims: %v", signet.ErrMalformed, err)
 	}
-	// Never issue a token this package would refuse.
+	// Never issue a token this package would refuse: the payload must read
+	// back as claims (an object, registered claims of the right types).
 	if len(payload) == 0 || payload[0] != '{' {
 		return "", fmt.Errorf("%w: claims must encode as a JSON object", signet.ErrMalformed)
 	}
-	if err := jsonx.Valid(unsafe.String(unsafe.SliceData(payload), len(payload))); err != nil {
-		return "", fmt.Errorf("%w: claims: %v", signet.ErrMalformed, err)
+	var c Claims
+	if _, err := decodeClaims(unsafe.String(unsafe.SliceData(payload), len(payload)), &c); err != nil {
+		return "", err
 	}
 	return sign(key, payload, "JWT")
 }

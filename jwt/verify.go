@@ -8,6 +8,7 @@ import (
 
 	"github.com/signet-go/signet"
 	"github.com/signet-go/signet/internal/b64"
+	"github.com/signet-go/signet/internal/jsonx"
 )
 
 // Verify checks token and returns its claims as a T (Claims, a struct
@@ -47,12 +48,29 @@ func Verify[T any](keys signet.Keys, token string, p Policy) (T, error) {
 // the caller reads is what was checked.
 func decodeInto[T any](payload string, c *Claims) (T, error) {
 	var out T
-	if err := unmarshalInto(unsafe.Slice(unsafe.StringData(payload), len(payload)), &out); err != nil {
+	// encoding/json matches member names case-insensitively (with Unicode
+	// folding): {"sub":"alice","SUB":"admin"} would fill a field from the
+	// second. Such objects are refused, at any depth, before it runs.
+	if _, isMap := any(&out).(*Map); !isMap {
+		if err := jsonx.ValidFold(payload); err != nil {
+			return out, fmt.Errorf("%w: claims: member names differ only in case: %v", signet.ErrMalformed, err)
+		}
+	}
+	// A copy: a caller's UnmarshalJSON may write to what it is given.
+	if err := unmarshalInto([]byte(payload), &out); err != nil {
 		var zero T
 		return zero, err
 	}
-	if r, ok := any(&out).(registeredClaims); ok {
-		*r.registered() = *c
+	// What the caller reads is what was validated, whether T embeds Claims
+	// or is a pointer to such a type.
+	r, ok := any(&out).(registeredClaims)
+	if !ok {
+		r, ok = any(out).(registeredClaims)
+	}
+	if ok {
+		if rc := r.registered(); rc != nil {
+			*rc = *c
+		}
 	}
 	return out, nil
 }
@@ -125,14 +143,23 @@ func verify(keys signet.Keys, token string, p *Policy) (Header, string, error) {
 	if err != nil {
 		return Header{}, "", err
 	}
+	if cands.Len() == 0 {
+		return Header{}, "", fmt.Errorf("%w: no key for %s", signet.ErrKeyNotFound, h.Algorithm)
+	}
 	msg := unsafe.Slice(unsafe.StringData(token), j)
-	err = nil
-	for _, k := range cands {
+	var key *signet.Key
+	for n := range cands.Len() {
+		k := cands.At(n)
+		if k.Algorithm() != h.Algorithm {
+			// A Keys implementation offered a key of another algorithm.
+			return Header{}, "", fmt.Errorf("%w: key for %s offered for %s", signet.ErrAlgorithmMismatch, k.Algorithm(), h.Algorithm)
+		}
 		if err = k.Verify(msg, sig); err == nil {
+			key = k
 			break
 		}
 	}
-	if err != nil {
+	if key == nil {
 		return Header{}, "", err
 	}
 	pb, err := decodeSegment(nil, ps, "payload")
@@ -140,13 +167,13 @@ func verify(keys signet.Keys, token string, p *Policy) (Header, string, error) {
 		return Header{}, "", err
 	}
 	// The header's strings view hbuf: hand out copies.
-	out := Header{Algorithm: cands[0].Algorithm(), KeyID: strings.Clone(h.KeyID), Type: intern(h.Type), ContentType: intern(h.ContentType)}
+	out := Header{Algorithm: key.Algorithm(), KeyID: strings.Clone(h.KeyID), Type: intern(h.Type), ContentType: intern(h.ContentType)}
 	return out, unsafe.String(unsafe.SliceData(pb), len(pb)), nil
 }
 
 // selectKeys calls the concrete Select of signet's key types directly, so
 // that the key ID, a view of a stack buffer, is known not to escape.
-func selectKeys(keys signet.Keys, kid string, alg signet.Algorithm) ([]*signet.Key, error) {
+func selectKeys(keys signet.Keys, kid string, alg signet.Algorithm) (signet.Candidates, error) {
 	switch ks := keys.(type) {
 	case *signet.Key:
 		return ks.Select(kid, alg)

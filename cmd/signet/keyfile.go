@@ -26,7 +26,7 @@ const (
 // a PEM block is PEM, a PASERK prefix is PASERK, and any other bytes are a
 // raw secret.
 func detectFormat(data []byte) keyFormat {
-	t := bytes.TrimLeft(data, " \t\r\n")
+	t := bytes.TrimLeft(bytes.TrimPrefix(data, utf8BOM), " \t\r\n")
 	switch {
 	case len(t) > 0 && t[0] == '{':
 		return formatJWK
@@ -36,6 +36,20 @@ func detectFormat(data []byte) keyFormat {
 		return formatPASERK
 	}
 	return formatRaw
+}
+
+var utf8BOM = []byte("\xef\xbb\xbf")
+
+// looksLikeKeyText reports whether data, refused as a JWK, PEM or PASERK,
+// still looks like an encoded key: used as an HMAC secret, a public key
+// would let anyone who has it forge tokens.
+func looksLikeKeyText(data []byte) bool {
+	for _, marker := range []string{"{", "}", `"kty"`, "-----", "ssh-", "ecdsa-sha2-", "BEGIN", "k3.", "k4."} {
+		if bytes.Contains(data, []byte(marker)) {
+			return true
+		}
+	}
+	return false
 }
 
 // readLimited reads all of r, refusing more than maxInput bytes.
@@ -77,6 +91,7 @@ func loadKey(path string, alg signet.Algorithm) (*signet.Key, error) {
 // parseKey reads a key in any of the CLI's encodings. Its errors never
 // quote the key.
 func parseKey(data []byte, alg signet.Algorithm) (*signet.Key, error) {
+	data = bytes.TrimPrefix(data, utf8BOM)
 	switch detectFormat(data) {
 	case formatJWK:
 		return parseJWK(data, alg)
@@ -92,8 +107,11 @@ func parseKey(data []byte, alg signet.Algorithm) (*signet.Key, error) {
 	if len(data) == 0 {
 		return nil, fmt.Errorf("%w: empty", signet.ErrMalformed)
 	}
-	if !alg.Symmetric() {
-		return nil, fmt.Errorf("%w: not a JWK or PEM key; as a raw HMAC secret it needs --alg HS256, HS384 or HS512", signet.ErrMalformed)
+	if looksLikeKeyText(data) {
+		return nil, fmt.Errorf("%w: not a valid JWK, PEM or PASERK key, and too much like one to be used as a raw secret", signet.ErrMalformed)
+	}
+	if alg != signet.HS256 && alg != signet.HS384 && alg != signet.HS512 {
+		return nil, fmt.Errorf("%w: not a JWK, PEM or PASERK key (a raw secret needs --alg HS256, HS384 or HS512)", signet.ErrMalformed)
 	}
 	return signet.NewKey(alg, trimNewline(data))
 }

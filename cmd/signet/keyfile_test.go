@@ -1,11 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"strings"
 	"testing"
 
 	"github.com/signet-go/signet"
+	"github.com/signet-go/signet/jwk"
 )
 
 func TestDetectFormat(t *testing.T) {
@@ -75,6 +77,33 @@ func TestParseKeyQuotesNoSecret(t *testing.T) {
 		}
 		if strings.Contains(err.Error(), "Xsecret") || strings.Contains(err.Error(), "'X'") {
 			t.Errorf("%s: error quotes the key: %v", tt.name, err)
+		}
+	}
+}
+
+// TestPublicKeyNeverAnHMACSecret: key text that fails to parse is not
+// taken as a raw secret, whatever --alg says.
+func TestPublicKeyNeverAnHMACSecret(t *testing.T) {
+	k, _ := signet.GenerateKey(signet.RS256)
+	pub, _ := k.Public()
+	j, _ := jwk.MarshalPublic(pub)
+	broken := append([]byte(nil), j...)
+	broken[len(broken)-1] = ' ' // no closing brace: not a JWK any more
+	for name, data := range map[string][]byte{
+		"JWK with a byte-order mark": append([]byte("\xef\xbb\xbf"), j...),
+		"broken JWK":                 bytes.TrimPrefix(broken, []byte("{")),
+		"ssh key":                    []byte("ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIA user@host"),
+	} {
+		got, err := parseKey(data, signet.HS256)
+		if name == "JWK with a byte-order mark" {
+			// The mark is skipped and the JWK read; --alg then must match.
+			if err == nil && got.Algorithm() == signet.HS256 {
+				t.Errorf("%s: read as an HS256 secret", name)
+			}
+			continue
+		}
+		if err == nil {
+			t.Errorf("%s: accepted as an HS256 secret", name)
 		}
 	}
 }

@@ -100,7 +100,9 @@ func Decode(dst []byte, src string) (int, error) {
 	if len(src)%4 == 1 || len(dst) < n {
 		return 0, ErrInvalid
 	}
-	// Eight characters to six bytes per step, writing 8 bytes.
+	// Eight characters to six bytes per step, writing 8 bytes (the last two
+	// overwritten by the next step or the tail), never past dst[:n].
+	dst = dst[:n]
 	in, o := src, dst
 	for len(in) >= 8 && len(o) >= 8 {
 		v := dec0[in[0]] | dec1[in[1]] | dec2[in[2]] | dec3[in[3]]

@@ -94,3 +94,15 @@ func BenchmarkDecode(b *testing.B) {
 		}
 	})
 }
+
+func TestDecodeStaysInBounds(t *testing.T) {
+	src := EncodeToString(make([]byte, 18)) // 24 characters
+	dst := make([]byte, 20)
+	dst[18], dst[19] = 0xAA, 0xBB
+	if n, err := Decode(dst, src); err != nil || n != 18 {
+		t.Fatal(n, err)
+	}
+	if dst[18] != 0xAA || dst[19] != 0xBB {
+		t.Fatalf("wrote past the decoded length: %x", dst[18:])
+	}
+}

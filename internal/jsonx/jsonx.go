@@ -13,6 +13,7 @@ import (
 	"math/bits"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -36,6 +37,7 @@ const smallNames = 16
 // never holds it (Go's escape analysis would otherwise move a caller's
 // stack buffer to the heap).
 type scanner struct {
+	fold     bool // names are compared case-folded (ValidFold)
 	i        int
 	depth    int
 	esc      bool  // the last string scanned had an escape
@@ -215,7 +217,7 @@ func (o *objectState) next(p *scanner, s string) (name, value span, ok bool, err
 		name = span{i + 1, p.i - 1}
 	}
 	o.nameEsc = p.esc
-	if err := o.add(s, name, p.esc); err != nil {
+	if err := o.add(s, name, p.esc, p.fold); err != nil {
 		return span{}, span{}, false, err
 	}
 	i = skipWS(s, p.i)
@@ -262,21 +264,23 @@ func PlainRun(s string, i int) int {
 	return i
 }
 
-// add records a member name, refusing one seen before.
-func (o *objectState) add(s string, name span, esc bool) error {
+// add records a member name, refusing one seen before. Up to smallNames
+// names (plain ones as positions, escaped ones as unescaped copies) are
+// compared one by one; past that every name goes into a map, so that no
+// object costs more than linear time, however its names are spelled. In
+// fold mode (ValidFold) names are compared by their case-folded form.
+func (o *objectState) add(s string, name span, esc bool, fold bool) error {
+	n := s[name.a:name.b]
 	if esc {
 		u, err := unquoteCopy(s[name.a-1 : name.b+1])
 		if err != nil {
 			return err
 		}
-		o.last = u
-		if o.seen(s, u, fingerprint(u)) {
-			return ErrDuplicate
-		}
-		o.escaped = append(o.escaped, u)
-		return nil
+		o.last, n = u, u
 	}
-	n := s[name.a:name.b]
+	if fold {
+		n = foldKey(n)
+	}
 	f := fingerprint(n)
 	if o.seen(s, n, f) {
 		return ErrDuplicate
@@ -284,18 +288,58 @@ func (o *objectState) add(s string, name span, esc bool) error {
 	switch {
 	case o.many != nil:
 		o.many[strings.Clone(n)] = struct{}{}
-	case o.n < smallNames:
+	case o.n+len(o.escaped) < smallNames && (esc || fold):
+		o.escaped = append(o.escaped, strings.Clone(n))
+	case o.n+len(o.escaped) < smallNames:
 		o.small[o.n] = name
 		o.fp[o.n] = f
 		o.n++
 	default:
-		o.many = make(map[string]struct{}, 2*smallNames)
-		for _, sp := range o.small {
+		o.many = make(map[string]struct{}, 4*smallNames)
+		for _, sp := range o.small[:o.n] {
 			o.many[strings.Clone(s[sp.a:sp.b])] = struct{}{}
 		}
+		for _, e := range o.escaped {
+			o.many[e] = struct{}{}
+		}
+		o.escaped = nil
 		o.many[strings.Clone(n)] = struct{}{}
 	}
 	return nil
+}
+
+// foldKey maps a name to a form shared by exactly the names that
+// strings.EqualFold (and encoding/json's field matching) holds equal: each
+// rune becomes the least rune of its simple case-folding orbit.
+func foldKey(n string) string {
+	ascii := true
+	for i := 0; i < len(n); i++ {
+		if n[i] >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+	}
+	b := make([]byte, 0, len(n))
+	if ascii {
+		for i := 0; i < len(n); i++ {
+			c := n[i]
+			if 'a' <= c && c <= 'z' {
+				c -= 'a' - 'A'
+			}
+			b = append(b, c)
+		}
+		return string(b)
+	}
+	for _, r := range n {
+		least := r
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			if f < least {
+				least = f
+			}
+		}
+		b = utf8.AppendRune(b, least)
+	}
+	return string(b)
 }
 
 func (o *objectState) seen(s, n string, f uint64) bool {
@@ -323,6 +367,22 @@ func fingerprint(n string) uint64 {
 		return 0
 	}
 	return uint64(len(n))<<32 | uint64(n[0]) | uint64(n[len(n)/2])<<8 | uint64(n[len(n)-1])<<16
+}
+
+// ValidFold is Valid, and also refuses an object with two member names
+// that differ only in case (Unicode simple folding): encoding/json, which
+// matches struct fields case-insensitively, would read one as the other.
+func ValidFold(s string) error {
+	p := scanner{fold: true}
+	p.ws(s)
+	if err := p.value(s); err != nil {
+		return err
+	}
+	p.ws(s)
+	if p.i != len(s) {
+		return ErrSyntax
+	}
+	return nil
 }
 
 // Valid validates s as one JSON value with the rules of Members.

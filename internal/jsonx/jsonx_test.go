@@ -3,6 +3,7 @@ package jsonx
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -141,8 +142,8 @@ func TestAppendString(t *testing.T) {
 }
 
 // FuzzValid checks the scanner against encoding/json, the stricter rules
-// aside: every text Valid accepts, encoding/json accepts and reads to the
-// same value; what Valid refuses, it refuses for a stated reason.
+// aside: every text Valid accepts is valid JSON and UTF-8 for encoding/json;
+// what Valid refuses, it refuses for a stated reason.
 func FuzzValid(f *testing.F) {
 	for _, s := range []string{`{}`, `{"a":[1,2,{"b":null}]}`, `"\ud83d\ude00"`, `{"a":1,"a":2}`, `[1e5,-0.1,true]`, "\"\xff\"", `{"\u0061":1,"a":2}`} {
 		f.Add(s)
@@ -239,5 +240,39 @@ func TestElements(t *testing.T) {
 		if e.Err() == nil {
 			t.Errorf("%q accepted", bad)
 		}
+	}
+}
+
+func TestFold(t *testing.T) {
+	for _, s := range []string{`{"sub":1,"SUB":2}`, `{"sub":1,"ſub":2}`, `{"k":1,"\u212a":2}`, `{"x":[{"Role":1,"role":2}]}`, `{"a\u0062":1,"AB":2}`} {
+		if err := ValidFold(s); !errors.Is(err, ErrDuplicate) {
+			t.Errorf("%s: %v", s, err)
+		}
+		if err := Valid(s); err != nil {
+			t.Errorf("Valid(%s): %v", s, err)
+		}
+	}
+	for _, s := range []string{`{"sub":1,"sud":2}`, `{"a":{"a":1}}`, `{"é":1,"e":2}`} {
+		if err := ValidFold(s); err != nil {
+			t.Errorf("%s: %v", s, err)
+		}
+	}
+}
+
+// TestManyEscapedNames: escaped names go into the map like the others, so
+// an object of tens of thousands of them is checked in linear time (a
+// quadratic check would take minutes here, not milliseconds).
+func TestManyEscapedNames(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("{")
+	for i := 0; i < 30000; i++ {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `"\u0061%d":0`, i)
+	}
+	b.WriteString(`,"\u00610":1}`)
+	if err := Valid(b.String()); !errors.Is(err, ErrDuplicate) {
+		t.Fatalf("got %v", err)
 	}
 }
