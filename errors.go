@@ -45,4 +45,7 @@ var (
 	ErrTokenID = errors.New("signet: token ID mismatch")
 	// ErrType: the token's declared type (JWT typ) is not the expected one.
 	ErrType = errors.New("signet: token type mismatch")
+	// ErrFooter: the token's footer (PASETO) is not the expected one, or a
+	// JSON footer exceeds its size, depth or member limits.
+	ErrFooter = errors.New("signet: footer mismatch")
 )

@@ -1,0 +1,240 @@
+package paseto
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/signet-go/signet"
+	"github.com/signet-go/signet/internal/jsonx"
+)
+
+// Claims are PASETO's registered claims (PASETO Claims.md). Use Claims as
+// is, or embed it in a struct of your own to add claims:
+//
+//	type MyClaims struct {
+//		paseto.Claims
+//		Role string `json:"role"`
+//	}
+//
+// Times are written as RFC 3339 in UTC, whole seconds; zero values are
+// left out. Unlike JWT, aud is a single string.
+type Claims struct {
+	Issuer    string    `json:"iss,omitempty"`
+	Subject   string    `json:"sub,omitempty"`
+	Audience  string    `json:"aud,omitempty"`
+	ExpiresAt time.Time `json:"exp,omitzero"`
+	NotBefore time.Time `json:"nbf,omitzero"`
+	IssuedAt  time.Time `json:"iat,omitzero"`
+	ID        string    `json:"jti,omitempty"`
+}
+
+// registered lets the package reach Claims embedded in a caller's struct.
+func (c *Claims) registered() *Claims { return c } // nil for a nil embedded *Claims
+
+type registeredClaims interface{ registered() *Claims }
+
+// Map is the untyped form of a claims set; numbers come back as
+// json.Number.
+type Map map[string]any
+
+const (
+	hasExp uint8 = 1 << iota
+	hasNbf
+	hasIat
+)
+
+// appendJSON writes c as a JSON object in field order, omitting zero
+// values, without reflection.
+func (c *Claims) appendJSON(b []byte) []byte {
+	b = append(b, '{')
+	start := len(b)
+	str := func(b []byte, name, v string) []byte {
+		if v == "" {
+			return b
+		}
+		if len(b) > start {
+			b = append(b, ',')
+		}
+		b = append(b, name...)
+		return jsonx.AppendString(b, v)
+	}
+	tm := func(b []byte, name string, t time.Time) []byte {
+		if t.IsZero() {
+			return b
+		}
+		if len(b) > start {
+			b = append(b, ',')
+		}
+		b = append(b, name...)
+		b = append(b, '"')
+		b = appendTime(b, t)
+		return append(b, '"')
+	}
+	b = str(b, `"iss":`, c.Issuer)
+	b = str(b, `"sub":`, c.Subject)
+	b = str(b, `"aud":`, c.Audience)
+	b = tm(b, `"exp":`, c.ExpiresAt)
+	b = tm(b, `"nbf":`, c.NotBefore)
+	b = tm(b, `"iat":`, c.IssuedAt)
+	b = str(b, `"jti":`, c.ID)
+	return append(b, '}')
+}
+
+// normalize makes the times of c what they will be on the wire: UTC,
+// whole seconds.
+func (c *Claims) normalize() {
+	for _, t := range []*time.Time{&c.ExpiresAt, &c.NotBefore, &c.IssuedAt} {
+		if !t.IsZero() {
+			*t = t.UTC().Truncate(time.Second)
+		}
+	}
+}
+
+// decodeClaims reads the registered claims of a payload, which must be a
+// JSON object without repeated member names at any depth (PASETO requires
+// unique keys). Strings are views of payload.
+func decodeClaims(payload string, c *Claims) (has uint8, err error) {
+	m := jsonx.NewMembers(payload)
+	for m.Next(payload) {
+		name := m.Name(payload)
+		if len(name) != 3 {
+			continue
+		}
+		ok := true
+		switch name {
+		case "iss":
+			c.Issuer, ok = m.String(payload)
+		case "sub":
+			c.Subject, ok = m.String(payload)
+		case "aud":
+			c.Audience, ok = m.String(payload)
+		case "jti":
+			c.ID, ok = m.String(payload)
+		case "exp":
+			has |= hasExp
+			c.ExpiresAt, ok = claimTime(&m, payload)
+		case "nbf":
+			has |= hasNbf
+			c.NotBefore, ok = claimTime(&m, payload)
+		case "iat":
+			has |= hasIat
+			c.IssuedAt, ok = claimTime(&m, payload)
+		}
+		if !ok {
+			return 0, claimTypeError(name)
+		}
+	}
+	if err := m.Err(); err != nil {
+		return 0, fmt.Errorf("%w: payload: %v", signet.ErrMalformed, err)
+	}
+	return has, nil
+}
+
+func claimTime(m *jsonx.Members, payload string) (time.Time, bool) {
+	s, ok := m.String(payload)
+	if !ok {
+		return time.Time{}, false
+	}
+	return parseTime(s)
+}
+
+func claimTypeError(name string) error {
+	want := "a string"
+	switch name {
+	case "exp", "nbf", "iat":
+		want = "an RFC 3339 date-time string"
+	}
+	return fmt.Errorf("%w: claim %s must be %s", signet.ErrMalformed, strings.Clone(name), want)
+}
+
+// encodeClaims writes claims as the payload of a new token, with the issuing
+// defaults of o: iat = now and exp = now + lifetime when absent (unless
+// o.NoExpiry). The result is checked to read back as valid claims.
+func encodeClaims[T any](scratch []byte, claims T, o *Options) ([]byte, error) {
+	now := o.now()
+	if c, ok := any(&claims).(*Claims); ok {
+		cc := *c
+		o.defaults(&cc, now)
+		cc.normalize()
+		return cc.appendJSON(scratch), nil
+	}
+	var v any = claims
+	switch x := any(&claims).(type) {
+	case *Map:
+		m := make(Map, len(*x)+2)
+		for k, val := range *x {
+			m[k] = val
+		}
+		if _, ok := m["iat"]; !ok {
+			m["iat"] = string(appendTime(nil, now))
+		}
+		if _, ok := m["exp"]; !ok && !o.NoExpiry {
+			m["exp"] = string(appendTime(nil, now.Add(o.lifetime())))
+		}
+		v = m
+	default:
+		// claims is our copy: the defaults go into it, not the caller's
+		// value. (A pointer T is not changed: its exp must be set.)
+		if r, ok := any(&claims).(registeredClaims); ok && r.registered() != nil {
+			o.defaults(r.registered(), now)
+			r.registered().normalize()
+		}
+		v = claims
+	}
+	payload, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("%w: encode claims: %v", signet.ErrMalformed, err)
+	}
+	if len(payload) == 0 || payload[0] != '{' {
+		return nil, fmt.Errorf("%w: claims must encode as a JSON object", signet.ErrMalformed)
+	}
+	// Never issue a token this package would refuse.
+	var c Claims
+	has, err := decodeClaims(string(payload), &c)
+	if err != nil {
+		return nil, err
+	}
+	if has&hasExp == 0 && !o.NoExpiry {
+		return nil, fmt.Errorf("%w: exp (set it, pass the claims by value for the default lifetime, or opt out with NoExpiry)", signet.ErrMissingClaim)
+	}
+	return payload, nil
+}
+
+// decodeInto gives the caller the verified claims as a T; when T embeds
+// Claims (or points to such a type), those are set to the validated ones.
+func decodeInto[T any](payload string, c *Claims) (T, error) {
+	var out T
+	if o, ok := any(&out).(*Claims); ok {
+		*o = *c
+		return out, nil
+	}
+	if _, isMap := any(&out).(*Map); !isMap {
+		if err := jsonx.ValidFold(payload); err != nil {
+			return out, fmt.Errorf("%w: claims: member names differ only in case: %v", signet.ErrMalformed, err)
+		}
+	}
+	var err error
+	if m, ok := any(&out).(*Map); ok {
+		d := json.NewDecoder(strings.NewReader(payload))
+		d.UseNumber()
+		err = d.Decode(m)
+	} else {
+		err = json.Unmarshal([]byte(payload), &out)
+	}
+	if err != nil {
+		var zero T
+		return zero, fmt.Errorf("%w: claims: %v", signet.ErrMalformed, err)
+	}
+	r, ok := any(&out).(registeredClaims)
+	if !ok {
+		r, ok = any(out).(registeredClaims)
+	}
+	if ok {
+		if rc := r.registered(); rc != nil {
+			*rc = *c
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,51 @@
+// Package paseto issues and checks PASETO tokens (https://paseto.io),
+// versions 4 and 3, local (encrypted) and public (signed), on signet's key
+// model: a key is bound to one version and purpose (signet.V4Local,
+// signet.V4Public, signet.V3Local, signet.V3Public), so a local key never
+// verifies a public token and a v3 key never opens a v4 token.
+//
+// # Local tokens: encrypted, for one party
+//
+//	key, _ := signet.GenerateKey(signet.V4Local)
+//	tok, err := paseto.Encrypt(key, MyClaims{Claims: paseto.Claims{Subject: "u1"}, Role: "admin"}, paseto.Options{})
+//	c, err := paseto.Decrypt[MyClaims](key, tok, paseto.Policy{})
+//
+// # Public tokens: signed, readable by anyone
+//
+//	sk, _ := signet.GenerateKey(signet.V4Public)
+//	tok, err := paseto.Sign(sk, paseto.Claims{Audience: "api"}, paseto.Options{})
+//	pk, _ := sk.Public()
+//	c, err := paseto.Verify[paseto.Claims](pk, tok, paseto.Policy{Audience: "api"})
+//
+// Prefer v4 (XChaCha20 + BLAKE2b, Ed25519); use v3 (AES-256-CTR +
+// HMAC-SHA384, ECDSA P-384) where NIST algorithms are required.
+//
+// # Claims and defaults
+//
+// Claims are the registered claims (iss, sub, aud, jti as strings; exp,
+// nbf, iat as RFC 3339 times); embed them in a struct of your own for more.
+// Issuing sets iat to now and exp to now + Options.Lifetime (one hour by
+// default) when the claims lack them; opt out of exp with
+// Options.NoExpiry. Checking requires exp unless Policy.NoExpiry, allows a
+// bounded Leeway, and checks iss, aud, sub and jti when the Policy names
+// them. The payload must be a JSON object without repeated member names.
+//
+// # Footers and implicit assertions
+//
+// A footer is authenticated, not encrypted: use it for key IDs (a PASERK
+// lid, pid or sid in {"kid":…}), never for keys. Policy.Footer, when set,
+// must equal the token's footer (compared in constant time). A JSON footer
+// read for its kid is first checked for size, depth and member count. An
+// implicit assertion (Options.Implicit, Policy.Implicit) is authenticated
+// but not stored: both sides must present it, to bind a token to, say, a
+// tenant.
+//
+// # Errors
+//
+// Every error wraps a signet sentinel (ErrMalformed, ErrSignatureInvalid
+// for a failed tag or signature, ErrAlgorithmMismatch for the wrong
+// version or purpose, ErrExpired, ErrFooter, …); no claims come with one.
+// Inputs are checked cheapest first: size, structure, version and purpose,
+// footer, then the tag or signature; the payload is decrypted and read
+// only once it authenticates.
+package paseto

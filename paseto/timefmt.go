@@ -1,0 +1,107 @@
+package paseto
+
+import (
+	"time"
+)
+
+// parseTime reads an RFC 3339 date-time (§5.6) as PASETO requires: an
+// uppercase T between date and time, Z or a ±hh:mm offset, an optional
+// fraction of up to nine digits. It is strict and does not allocate.
+func parseTime(s string) (time.Time, bool) {
+	// YYYY-MM-DDTHH:MM:SS
+	if len(s) < 20 || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' {
+		return time.Time{}, false
+	}
+	year, ok1 := digits(s[0:4])
+	month, ok2 := digits(s[5:7])
+	day, ok3 := digits(s[8:10])
+	hour, ok4 := digits(s[11:13])
+	minute, ok5 := digits(s[14:16])
+	sec, ok6 := digits(s[17:19])
+	if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6) || month < 1 || month > 12 || day < 1 ||
+		day > daysIn(month, year) || hour > 23 || minute > 59 || sec > 60 {
+		return time.Time{}, false
+	}
+	if sec == 60 { // a leap second is the last second of its minute
+		sec = 59
+	}
+	rest := s[19:]
+	nsec := 0
+	if rest[0] == '.' {
+		n := 1
+		for n < len(rest) && rest[n] >= '0' && rest[n] <= '9' {
+			n++
+		}
+		if n == 1 || n > 10 {
+			return time.Time{}, false
+		}
+		frac, _ := digits(rest[1:n])
+		for i := n - 1; i < 9; i++ {
+			frac *= 10
+		}
+		nsec, rest = frac, rest[n:]
+	}
+	offset := 0
+	switch {
+	case rest == "Z":
+	case len(rest) == 6 && (rest[0] == '+' || rest[0] == '-') && rest[3] == ':':
+		oh, ok1 := digits(rest[1:3])
+		om, ok2 := digits(rest[4:6])
+		if !ok1 || !ok2 || oh > 23 || om > 59 {
+			return time.Time{}, false
+		}
+		offset = oh*3600 + om*60
+		if rest[0] == '-' {
+			offset = -offset
+		}
+	default:
+		return time.Time{}, false
+	}
+	unix := daysFromCivil(year, month, day)*86400 + int64(hour*3600+minute*60+sec) - int64(offset)
+	return time.Unix(unix, int64(nsec)).UTC(), true
+}
+
+func digits(s string) (int, bool) {
+	v := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + int(c-'0')
+	}
+	return v, true
+}
+
+func daysIn(month, year int) int {
+	switch month {
+	case 2:
+		if year%4 == 0 && (year%100 != 0 || year%400 == 0) {
+			return 29
+		}
+		return 28
+	case 4, 6, 9, 11:
+		return 30
+	}
+	return 31
+}
+
+// daysFromCivil is the number of days from 1970-01-01 to the given date of
+// the proleptic Gregorian calendar (H. Hinnant's algorithm).
+func daysFromCivil(y, m, d int) int64 {
+	if m <= 2 {
+		y--
+	}
+	era := y / 400
+	yoe := y - era*400
+	mp := (m + 9) % 12
+	doy := (153*mp+2)/5 + d - 1
+	doe := yoe*365 + yoe/4 - yoe/100 + doy
+	return int64(era)*146097 + int64(doe) - 719468
+}
+
+// appendTime writes t as RFC 3339 in UTC, whole seconds (PASETO: writers
+// SHOULD omit fractional seconds, Z is recommended).
+func appendTime(b []byte, t time.Time) []byte {
+	return t.UTC().Truncate(time.Second).AppendFormat(b, "2006-01-02T15:04:05Z07:00")
+}

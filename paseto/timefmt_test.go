@@ -1,0 +1,40 @@
+package paseto
+
+import (
+	"testing"
+	"time"
+)
+
+func TestParseTime(t *testing.T) {
+	good := map[string]time.Time{
+		"2022-01-01T00:00:00+00:00":      time.Date(2022, 1, 1, 0, 0, 0, 0, time.UTC),
+		"2022-01-01T00:00:00Z":           time.Date(2022, 1, 1, 0, 0, 0, 0, time.UTC),
+		"2039-01-01T00:00:00+02:30":      time.Date(2038, 12, 31, 21, 30, 0, 0, time.UTC),
+		"2000-02-29T23:59:59.5-01:00":    time.Date(2000, 3, 1, 0, 59, 59, 500_000_000, time.UTC),
+		"1969-12-31T23:59:59.123456789Z": time.Date(1969, 12, 31, 23, 59, 59, 123456789, time.UTC),
+		"2016-12-31T23:59:60Z":           time.Date(2016, 12, 31, 23, 59, 59, 0, time.UTC),
+	}
+	for s, want := range good {
+		got, ok := parseTime(s)
+		if !ok || !got.Equal(want) {
+			t.Errorf("%s: %v %v, want %v", s, got, ok, want)
+		}
+		if std, err := time.Parse(time.RFC3339Nano, s); err == nil && !std.Equal(got) {
+			t.Errorf("%s: differs from time.Parse: %v", s, std)
+		}
+	}
+	for _, s := range []string{
+		"", "2022-01-01", "2022-01-01t00:00:00Z", "2022-01-01T00:00:00z", "2022-01-01 00:00:00Z",
+		"2022-13-01T00:00:00Z", "2022-02-29T00:00:00Z", "2022-01-01T24:00:00Z", "2022-01-01T00:60:00Z",
+		"2022-01-01T00:00:00", "2022-01-01T00:00:00+0000", "2022-01-01T00:00:00.Z", "2022-01-01T00:00:00.1234567890Z",
+		"2022-01-01T00:00:00+24:00", "+022-01-01T00:00:00Z", "2022-01-01T00:00:00ZZ",
+	} {
+		if _, ok := parseTime(s); ok {
+			t.Errorf("%q accepted", s)
+		}
+	}
+	b := appendTime(nil, time.Date(2026, 11, 22, 1, 2, 3, 999, time.FixedZone("x", 3600)))
+	if string(b) != "2026-11-22T00:02:03Z" {
+		t.Errorf("appendTime: %s", b)
+	}
+}

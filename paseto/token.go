@@ -1,0 +1,388 @@
+package paseto
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/signet-go/signet"
+	"github.com/signet-go/signet/internal/b64"
+	"github.com/signet-go/signet/internal/jsonx"
+)
+
+// Encrypt returns a local token (v4.local or v3.local: the key says which)
+// carrying claims, encrypted and authenticated. claims is a Claims, a
+// struct embedding Claims, a Map, or any value encoding/json writes as an
+// object; iat and exp are set when absent (see Options).
+func Encrypt[T any](key *signet.Key, claims T, o Options) (string, error) {
+	var scratch [512]byte
+	if err := o.check(); err != nil {
+		return "", err
+	}
+	m, err := encodeClaims(scratch[:0], claims, &o)
+	if err != nil {
+		return "", err
+	}
+	return encrypt(key, m, &o)
+}
+
+// EncryptBytes encrypts a payload as it is: a JSON object (PASETO requires
+// one), which is not otherwise interpreted. Use Encrypt for claims.
+func EncryptBytes(key *signet.Key, payload []byte, o Options) (string, error) {
+	if err := o.check(); err != nil {
+		return "", err
+	}
+	if err := checkPayload(payload); err != nil {
+		return "", err
+	}
+	return encrypt(key, payload, &o)
+}
+
+func encrypt(key *signet.Key, payload []byte, o *Options) (string, error) {
+	switch {
+	case key == nil:
+		return "", fmt.Errorf("%w: nil key", signet.ErrKeyUsage)
+	case key.Algorithm() == signet.V4Local:
+		return encryptV4(key, payload, o.Footer, o.Implicit, nil)
+	case key.Algorithm() == signet.V3Local:
+		return encryptV3(key, payload, o.Footer, o.Implicit, nil)
+	}
+	return "", fmt.Errorf("%w: %s key cannot make local tokens", signet.ErrAlgorithmMismatch, key.Algorithm())
+}
+
+// Sign returns a public token (v4.public or v3.public: the key says which)
+// carrying claims, signed, not encrypted: anyone can read its claims.
+func Sign[T any](key *signet.Key, claims T, o Options) (string, error) {
+	var scratch [512]byte
+	if err := o.check(); err != nil {
+		return "", err
+	}
+	m, err := encodeClaims(scratch[:0], claims, &o)
+	if err != nil {
+		return "", err
+	}
+	return sign(key, m, &o)
+}
+
+// SignBytes signs a payload as it is (a JSON object). Use Sign for claims.
+func SignBytes(key *signet.Key, payload []byte, o Options) (string, error) {
+	if err := o.check(); err != nil {
+		return "", err
+	}
+	if err := checkPayload(payload); err != nil {
+		return "", err
+	}
+	return sign(key, payload, &o)
+}
+
+func sign(key *signet.Key, payload []byte, o *Options) (string, error) {
+	if key == nil || !key.CanSign() {
+		return "", fmt.Errorf("%w: signing needs a private key", signet.ErrKeyUsage)
+	}
+	var h, msg []byte
+	switch key.Algorithm() {
+	case signet.V4Public:
+		h, msg = v4PublicHeader, messageV4(payload, o.Footer, o.Implicit)
+	case signet.V3Public:
+		var err error
+		if msg, err = messageV3(key, payload, o.Footer, o.Implicit); err != nil {
+			return "", err
+		}
+		h = v3PublicHeader
+	default:
+		return "", fmt.Errorf("%w: %s key cannot sign PASETO tokens", signet.ErrAlgorithmMismatch, key.Algorithm())
+	}
+	raw := make([]byte, 0, len(payload)+key.SignatureSize())
+	raw = append(raw, payload...)
+	raw, err := key.Sign(raw, msg)
+	if err != nil {
+		return "", err
+	}
+	out := make([]byte, 0, len(h)+b64.EncodedLen(len(raw))+1+b64.EncodedLen(len(o.Footer)))
+	return assemble(out, h, raw, o.Footer), nil
+}
+
+// Decrypt opens a local token with keys (a *signet.Key or *signet.KeySet)
+// and returns its claims once they satisfy p. The token's version and
+// purpose must be the key's: a v3 key never opens a v4 token, a public key
+// never a local one. Every error wraps a signet sentinel; no claims come
+// with one.
+func Decrypt[T any](keys signet.Keys, token string, p Policy) (T, error) {
+	var out T
+	payload, err := open(keys, token, &p, true)
+	if err != nil {
+		return out, err
+	}
+	return claimsOf[T](payload, &p)
+}
+
+// DecryptBytes opens a local token and returns its payload. Of p, only
+// MaxSize, Footer and Implicit apply; no claims are read.
+func DecryptBytes(keys signet.Keys, token string, p Policy) ([]byte, error) {
+	payload, err := open(keys, token, &p, true)
+	return []byte(payload), err
+}
+
+// Verify checks a public token with keys and returns its claims once they
+// satisfy p.
+func Verify[T any](keys signet.Keys, token string, p Policy) (T, error) {
+	var out T
+	payload, err := open(keys, token, &p, false)
+	if err != nil {
+		return out, err
+	}
+	return claimsOf[T](payload, &p)
+}
+
+// VerifyBytes checks a public token and returns its payload. Of p, only
+// MaxSize, Footer and Implicit apply.
+func VerifyBytes(keys signet.Keys, token string, p Policy) ([]byte, error) {
+	payload, err := open(keys, token, &p, false)
+	return []byte(payload), err
+}
+
+func claimsOf[T any](payload string, p *Policy) (T, error) {
+	var out T
+	var c Claims
+	has, err := decodeClaims(payload, &c)
+	if err != nil {
+		return out, err
+	}
+	if err := p.validate(&c, has); err != nil {
+		return out, err
+	}
+	return decodeInto[T](payload, &c)
+}
+
+// Footer returns the footer of token without checking anything else: use
+// it only to find the key (a kid), never trust it before the token
+// verifies. A token without a footer gives an empty footer.
+func Footer(token string) ([]byte, error) {
+	_, _, f, err := split(token, DefaultMaxSize)
+	if err != nil {
+		return nil, err
+	}
+	return decodeFooter(f)
+}
+
+var headers = [...]struct {
+	h     string
+	alg   signet.Algorithm
+	local bool
+}{
+	{"v4.local.", signet.V4Local, true},
+	{"v4.public.", signet.V4Public, false},
+	{"v3.local.", signet.V3Local, true},
+	{"v3.public.", signet.V3Public, false},
+}
+
+// split reads version.purpose.payload[.footer], refusing oversized input
+// first, unknown headers, empty parts and extra dots.
+func split(token string, max int) (alg signet.Algorithm, payload, footer string, err error) {
+	if len(token) > max {
+		return "", "", "", fmt.Errorf("%w: token is %d bytes, limit %d", signet.ErrTooLarge, len(token), max)
+	}
+	for _, h := range headers {
+		if strings.HasPrefix(token, h.h) {
+			alg, payload = h.alg, token[len(h.h):]
+			break
+		}
+	}
+	if alg == "" {
+		return "", "", "", fmt.Errorf("%w: not a v3 or v4 PASETO token", signet.ErrUnsupported)
+	}
+	if i := strings.IndexByte(payload, '.'); i >= 0 {
+		payload, footer = payload[:i], payload[i+1:]
+		if footer == "" || strings.IndexByte(footer, '.') >= 0 {
+			return "", "", "", fmt.Errorf("%w: empty footer or extra segments", signet.ErrMalformed)
+		}
+		if len(footer) > b64.EncodedLen(MaxFooterSize) {
+			return "", "", "", fmt.Errorf("%w: footer larger than %d bytes", signet.ErrTooLarge, MaxFooterSize)
+		}
+	}
+	if payload == "" {
+		return "", "", "", fmt.Errorf("%w: empty payload", signet.ErrMalformed)
+	}
+	return alg, payload, footer, nil
+}
+
+func decodeFooter(f string) ([]byte, error) {
+	if f == "" {
+		return nil, nil
+	}
+	b, err := b64.DecodeString(f)
+	if err != nil {
+		return nil, fmt.Errorf("%w: footer is not strict base64url", signet.ErrMalformed)
+	}
+	return b, nil
+}
+
+// open checks token with keys and returns the payload (a view of a new
+// buffer). The order keeps hostile input cheap: size, structure, version
+// and purpose against the keys, the footer, then the tag or signature,
+// and only then the payload is decrypted and read.
+func open(keys signet.Keys, token string, p *Policy, local bool) (string, error) {
+	max, err := p.check()
+	if err != nil {
+		return "", err
+	}
+	alg, ps, fs, err := split(token, max)
+	if err != nil {
+		return "", err
+	}
+	if isLocal := alg == signet.V4Local || alg == signet.V3Local; isLocal != local {
+		if local {
+			return "", fmt.Errorf("%w: a %s token is not a local token: use Verify", signet.ErrAlgorithmMismatch, alg)
+		}
+		return "", fmt.Errorf("%w: a %s token is not a public token: use Decrypt", signet.ErrAlgorithmMismatch, alg)
+	}
+	if keys == nil {
+		return "", fmt.Errorf("%w: no keys", signet.ErrKeyNotFound)
+	}
+	// One allocation for the raw payload and the footer.
+	pl, fl := b64.DecodedLen(len(ps)), b64.DecodedLen(len(fs))
+	buf := make([]byte, pl+fl)
+	raw, f := buf[:pl], buf[pl:]
+	if _, err := b64.Decode(raw, ps); err != nil {
+		return "", fmt.Errorf("%w: payload is not strict base64url", signet.ErrMalformed)
+	}
+	if _, err := b64.Decode(f, fs); err != nil {
+		return "", fmt.Errorf("%w: footer is not strict base64url", signet.ErrMalformed)
+	}
+	if err := p.checkFooter(f); err != nil {
+		return "", err
+	}
+	kid, err := footerKeyID(f)
+	if err != nil {
+		return "", err
+	}
+	cands, err := keys.Select(kid, alg)
+	if err != nil {
+		return "", err
+	}
+	if cands.Len() == 0 {
+		return "", fmt.Errorf("%w: no key for %s", signet.ErrKeyNotFound, alg)
+	}
+	var payload []byte
+	for n := range cands.Len() {
+		k := cands.At(n)
+		if k.Algorithm() != alg {
+			return "", fmt.Errorf("%w: key for %s offered for %s", signet.ErrAlgorithmMismatch, k.Algorithm(), alg)
+		}
+		payload, err = openWith(k, alg, raw, f, p.Implicit)
+		if err == nil {
+			break
+		}
+		if n+1 < cands.Len() {
+			// Local tokens are opened in place only after the tag matched,
+			// so raw is intact for the next candidate.
+			continue
+		}
+		return "", err
+	}
+	if err := checkPayload(payload); err != nil {
+		return "", err
+	}
+	return bytesToString(payload), nil
+}
+
+func openWith(k *signet.Key, alg signet.Algorithm, raw, f, i []byte) ([]byte, error) {
+	switch alg {
+	case signet.V4Local:
+		return decryptV4(k, raw, f, i)
+	case signet.V3Local:
+		return decryptV3(k, raw, f, i)
+	}
+	sigSize := k.SignatureSize()
+	if len(raw) < sigSize {
+		return nil, fmt.Errorf("%w: %s token too short", signet.ErrMalformed, alg)
+	}
+	m, sig := raw[:len(raw)-sigSize], raw[len(raw)-sigSize:]
+	var msg []byte
+	if alg == signet.V4Public {
+		msg = messageV4(m, f, i)
+	} else {
+		var err error
+		if msg, err = messageV3(k, m, f, i); err != nil {
+			return nil, err
+		}
+	}
+	if err := k.Verify(msg, sig); err != nil {
+		return nil, errAuth
+	}
+	return m, nil
+}
+
+// checkPayload: PASETO payloads are JSON objects with unique keys.
+func checkPayload(payload []byte) error {
+	if len(payload) == 0 || payload[0] != '{' {
+		return fmt.Errorf("%w: payload is not a JSON object", signet.ErrMalformed)
+	}
+	if err := jsonx.Valid(bytesToString(payload)); err != nil {
+		return fmt.Errorf("%w: payload: %v", signet.ErrMalformed, err)
+	}
+	return nil
+}
+
+// Limits on a JSON footer read for its kid, before anything is verified
+// (PASETO: guard size, depth and key count before decoding a footer).
+const (
+	maxFooterDepth = 2
+	maxFooterKeys  = 16
+)
+
+// footerKeyID returns the kid of a JSON footer, or "" when the footer is
+// not a JSON object or has no kid.
+func footerKeyID(f []byte) (string, error) {
+	if len(f) == 0 || f[0] != '{' {
+		return "", nil
+	}
+	s := bytesToString(f)
+	if depth, members := jsonShape(s); depth > maxFooterDepth || members > maxFooterKeys {
+		return "", fmt.Errorf("%w: JSON footer deeper than %d or with more than %d members", signet.ErrFooter, maxFooterDepth, maxFooterKeys)
+	}
+	m := jsonx.NewMembers(s)
+	kid := ""
+	for m.Next(s) {
+		if m.Name(s) == "kid" {
+			v, ok := m.String(s)
+			if !ok {
+				return "", fmt.Errorf("%w: footer kid is not a string", signet.ErrMalformed)
+			}
+			kid = strings.Clone(v)
+		}
+	}
+	if err := m.Err(); err != nil {
+		return "", fmt.Errorf("%w: JSON footer: %v", signet.ErrMalformed, err)
+	}
+	return kid, nil
+}
+
+// jsonShape counts, without parsing, the nesting depth and the ':' (member)
+// count of JSON text, outside strings: PASETO's guard, run before any
+// decoding of an untrusted footer.
+func jsonShape(s string) (depth, members int) {
+	d, inStr, esc := 0, false, false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case esc:
+			esc = false
+		case inStr:
+			if c == '\\' {
+				esc = true
+			} else if c == '"' {
+				inStr = false
+			}
+		case c == '"':
+			inStr = true
+		case c == '{' || c == '[':
+			d++
+			depth = max(depth, d)
+		case c == '}' || c == ']':
+			d--
+		case c == ':':
+			members++
+		}
+	}
+	return depth, members
+}
