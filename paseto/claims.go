@@ -153,13 +153,23 @@ func claimTypeError(name string) error {
 // defaults of o: iat = now and exp = now + lifetime when absent (unless
 // o.NoExpiry). The result is checked to read back as valid claims.
 func encodeClaims[T any](scratch []byte, claims T, o *Options) ([]byte, error) {
-	now := o.now()
 	if c, ok := any(&claims).(*Claims); ok {
-		cc := *c
-		o.defaults(&cc, now)
-		cc.normalize()
-		return cc.appendJSON(scratch), nil
+		return c.encode(scratch, o), nil
 	}
+	return encodeAny(claims, o)
+}
+
+// encode writes c with the issuing defaults, without reflection.
+func (c *Claims) encode(scratch []byte, o *Options) []byte {
+	cc := *c
+	o.defaults(&cc, o.now())
+	cc.normalize()
+	return cc.appendJSON(scratch)
+}
+
+// encodeAny writes claims other than Claims with encoding/json.
+func encodeAny[T any](claims T, o *Options) ([]byte, error) {
+	now := o.now()
 	var v any = claims
 	switch x := any(&claims).(type) {
 	case *Map:
@@ -206,10 +216,6 @@ func encodeClaims[T any](scratch []byte, claims T, o *Options) ([]byte, error) {
 // Claims (or points to such a type), those are set to the validated ones.
 func decodeInto[T any](payload string, c *Claims) (T, error) {
 	var out T
-	if o, ok := any(&out).(*Claims); ok {
-		*o = *c
-		return out, nil
-	}
 	if _, isMap := any(&out).(*Map); !isMap {
 		if err := jsonx.ValidFold(payload); err != nil {
 			return out, fmt.Errorf("%w: claims: member names differ only in case: %v", signet.ErrMalformed, err)

@@ -103,5 +103,15 @@ func daysFromCivil(y, m, d int) int64 {
 // appendTime writes t as RFC 3339 in UTC, whole seconds (PASETO: writers
 // SHOULD omit fractional seconds, Z is recommended).
 func appendTime(b []byte, t time.Time) []byte {
-	return t.UTC().Truncate(time.Second).AppendFormat(b, "2006-01-02T15:04:05Z07:00")
+	t = t.UTC()
+	y, mo, d := t.Date()
+	h, mi, s := t.Clock()
+	if y < 0 || y > 9999 {
+		return t.Truncate(time.Second).AppendFormat(b, time.RFC3339)
+	}
+	return append(b,
+		byte('0'+y/1000), byte('0'+y/100%10), byte('0'+y/10%10), byte('0'+y%10), '-',
+		byte('0'+int(mo)/10), byte('0'+int(mo)%10), '-', byte('0'+d/10), byte('0'+d%10), 'T',
+		byte('0'+h/10), byte('0'+h%10), ':', byte('0'+mi/10), byte('0'+mi%10), ':',
+		byte('0'+s/10), byte('0'+s%10), 'Z')
 }

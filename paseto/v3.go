@@ -68,7 +68,8 @@ func encryptV3(key *signet.Key, m, f, i, nonce []byte) (string, error) {
 		return "", err
 	}
 	c := raw[nonceSize : nonceSize+len(m)]
-	cipher.NewCTR(block, n2).XORKeyStream(c, m)
+	copy(c, m) // encrypted in place, so that m does not escape
+	cipher.NewCTR(block, n2).XORKeyStream(c, c)
 	copy(raw[nonceSize+len(m):], v3Tag(ak, n, c, f, i))
 	return assemble(out[:0], v3LocalHeader, raw, f), nil
 }

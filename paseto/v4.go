@@ -3,7 +3,6 @@ package paseto
 import (
 	"crypto/rand"
 	"crypto/subtle"
-	"encoding/binary"
 	"fmt"
 	"hash"
 
@@ -40,7 +39,7 @@ type v4State struct {
 	tmp  [56]byte
 	ak   [32]byte
 	tag  [32]byte
-	le   [8]byte
+	pae  []byte // scratch for the MAC's input, reused
 }
 
 type v4PoolID struct{}
@@ -78,19 +77,12 @@ func (st *v4State) mac(n, c, f, i []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	writePAE(m, &st.le, v4LocalHeader, n, c, f, i)
-	return m.Sum(st.tag[:0]), nil
-}
-
-// writePAE writes PAE(pieces...) to h, using le for the length fields.
-func writePAE(h hash.Hash, le *[8]byte, pieces ...[]byte) {
-	binary.LittleEndian.PutUint64(le[:], uint64(len(pieces)))
-	h.Write(le[:])
-	for _, p := range pieces {
-		binary.LittleEndian.PutUint64(le[:], uint64(len(p))&(1<<63-1))
-		h.Write(le[:])
-		h.Write(p)
+	st.pae = pae.Append(st.pae[:0], v4LocalHeader, n, c, f, i)
+	m.Write(st.pae)
+	if cap(st.pae) > 64<<10 {
+		st.pae = nil // do not keep a huge buffer in the pool
 	}
+	return m.Sum(st.tag[:0]), nil
 }
 
 // encryptV4 makes a v4.local token of payload m. nonce is nil except in

@@ -1,0 +1,271 @@
+package paseto_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/signet-go/signet"
+	"github.com/signet-go/signet/internal/b64"
+	"github.com/signet-go/signet/paseto"
+)
+
+var now = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+
+type appClaims struct {
+	paseto.Claims
+	Role string `json:"role"`
+}
+
+func key(t testing.TB, alg signet.Algorithm) *signet.Key {
+	t.Helper()
+	k, err := signet.GenerateKeyWithID(alg, "kid-"+string(alg))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
+}
+
+func public(t testing.TB, k *signet.Key) *signet.Key {
+	t.Helper()
+	if k.Symmetric() {
+		return k
+	}
+	p, err := k.Public()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// issue makes a token of the key's kind.
+func issue[T any](t testing.TB, k *signet.Key, c T, o paseto.Options) string {
+	t.Helper()
+	var tok string
+	var err error
+	if k.Symmetric() {
+		tok, err = paseto.Encrypt(k, c, o)
+	} else {
+		tok, err = paseto.Sign(k, c, o)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tok
+}
+
+func check[T any](k *signet.Key, tok string, p paseto.Policy) (T, error) {
+	if k.Symmetric() {
+		return paseto.Decrypt[T](k, tok, p)
+	}
+	return paseto.Verify[T](k, tok, p)
+}
+
+var algs = []signet.Algorithm{signet.V4Local, signet.V4Public, signet.V3Local, signet.V3Public}
+
+func TestRoundTrip(t *testing.T) {
+	for _, alg := range algs {
+		t.Run(string(alg), func(t *testing.T) {
+			k := key(t, alg)
+			v := public(t, k)
+			c := appClaims{Claims: paseto.Claims{Issuer: "iss", Subject: "u1", Audience: "api", ID: "j"}, Role: "admin"}
+			o := paseto.Options{Footer: []byte(`{"kid":"` + k.KeyID() + `"}`), Implicit: []byte("tenant-7"), Now: now}
+			tok := issue(t, k, c, o)
+			if !strings.HasPrefix(tok, string(alg)+".") {
+				t.Fatalf("token %s", tok)
+			}
+			p := paseto.Policy{Issuer: "iss", Subject: "u1", Audience: "api", ID: "j", Footer: o.Footer, Implicit: o.Implicit, Now: now}
+			got, err := check[appClaims](v, tok, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Role != "admin" || got.Subject != "u1" || !got.IssuedAt.Equal(now) || !got.ExpiresAt.Equal(now.Add(paseto.DefaultLifetime)) {
+				t.Fatalf("%+v", got)
+			}
+			if m, err := check[paseto.Map](v, tok, p); err != nil || m["role"] != "admin" {
+				t.Fatalf("%v %v", m, err)
+			}
+			if f, err := paseto.Footer(tok); err != nil || string(f) != string(o.Footer) {
+				t.Fatalf("footer %q %v", f, err)
+			}
+			// Without the implicit assertion it fails.
+			p2 := p
+			p2.Implicit = nil
+			if _, err := check[paseto.Claims](v, tok, p2); !errors.Is(err, signet.ErrSignatureInvalid) {
+				t.Fatalf("no implicit assertion: %v", err)
+			}
+			// Another footer expected: ErrFooter.
+			p3 := p
+			p3.Footer = []byte(`{"kid":"other"}`)
+			if _, err := check[paseto.Claims](v, tok, p3); !errors.Is(err, signet.ErrFooter) {
+				t.Fatalf("other footer: %v", err)
+			}
+		})
+	}
+}
+
+func TestDefaultsAndExpiry(t *testing.T) {
+	k := key(t, signet.V4Local)
+	tok := issue(t, k, paseto.Claims{}, paseto.Options{Now: now, Lifetime: time.Minute})
+	if _, err := paseto.Decrypt[paseto.Claims](k, tok, paseto.Policy{Now: now.Add(59 * time.Second)}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := paseto.Decrypt[paseto.Claims](k, tok, paseto.Policy{Now: now.Add(61 * time.Second)}); !errors.Is(err, signet.ErrExpired) {
+		t.Fatalf("after lifetime: %v", err)
+	}
+	if _, err := paseto.Decrypt[paseto.Claims](k, tok, paseto.Policy{Now: now.Add(61 * time.Second), Leeway: 2 * time.Second}); err != nil {
+		t.Fatalf("within leeway: %v", err)
+	}
+	never := issue(t, k, paseto.Claims{}, paseto.Options{Now: now, NoExpiry: true})
+	if _, err := paseto.Decrypt[paseto.Claims](k, never, paseto.Policy{Now: now}); !errors.Is(err, signet.ErrMissingClaim) {
+		t.Fatalf("no exp: %v", err)
+	}
+	if _, err := paseto.Decrypt[paseto.Claims](k, never, paseto.Policy{Now: now, NoExpiry: true}); err != nil {
+		t.Fatalf("no exp, opted out: %v", err)
+	}
+	// A pointer to claims is not changed, so it must carry exp.
+	if _, err := paseto.Encrypt(k, &appClaims{}, paseto.Options{Now: now}); !errors.Is(err, signet.ErrMissingClaim) {
+		t.Fatalf("pointer without exp: %v", err)
+	}
+	// A map gets the defaults too.
+	mt := issue(t, k, paseto.Map{"sub": "m"}, paseto.Options{Now: now})
+	if c, err := paseto.Decrypt[paseto.Claims](k, mt, paseto.Policy{Now: now}); err != nil || c.Subject != "m" || c.ExpiresAt.IsZero() {
+		t.Fatalf("%+v %v", c, err)
+	}
+}
+
+func craftLocal(t *testing.T, k *signet.Key, payload string) string {
+	t.Helper()
+	tok, err := paseto.EncryptBytes(k, []byte(payload), paseto.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tok
+}
+
+// TestSecurity: the attack cases of the JWT suite that apply to PASETO,
+// each with its exact sentinel.
+func TestSecurity(t *testing.T) {
+	v4l, v4l2, v3l := key(t, signet.V4Local), key(t, signet.V4Local), key(t, signet.V3Local)
+	v4s, v3s := key(t, signet.V4Public), key(t, signet.V3Public)
+	ed, _ := signet.GenerateKey(signet.EdDSA)
+	exp := now.Add(time.Hour).Format(time.RFC3339)
+	good := `{"sub":"u1","exp":"` + exp + `"}`
+	local := craftLocal(t, v4l, good)
+	pub, _ := paseto.SignBytes(v4s, []byte(good), paseto.Options{})
+	dot := strings.LastIndexByte(local, '.')
+	raw, _ := b64.DecodeString(local[dot+1:])
+	flip := func(i int) string {
+		r := append([]byte(nil), raw...)
+		r[i] ^= 1
+		return local[:dot+1] + b64.EncodeToString(r)
+	}
+	ssKey := ed
+	cases := []struct {
+		name string
+		keys signet.Keys
+		tok  string
+		p    paseto.Policy
+		want error
+	}{
+		{"control", v4l, local, paseto.Policy{}, nil},
+		{"tampered nonce", v4l, flip(0), paseto.Policy{}, signet.ErrSignatureInvalid},
+		{"tampered ciphertext", v4l, flip(40), paseto.Policy{}, signet.ErrSignatureInvalid},
+		{"tampered tag", v4l, flip(len(raw) - 1), paseto.Policy{}, signet.ErrSignatureInvalid},
+		{"truncated", v4l, local[:len(local)-4], paseto.Policy{}, signet.ErrSignatureInvalid},
+		{"truncated to a non-base64url length", v4l, local[:len(local)-3], paseto.Policy{}, signet.ErrMalformed},
+		{"too short for a tag", v4l, "v4.local.AAAA", paseto.Policy{}, signet.ErrMalformed},
+		{"other key of the same kind", v4l2, local, paseto.Policy{}, signet.ErrSignatureInvalid},
+		{"v3 key for a v4 token", v3l, local, paseto.Policy{}, signet.ErrAlgorithmMismatch},
+		{"local token through Verify", v4s, local, paseto.Policy{}, signet.ErrAlgorithmMismatch},
+		{"public key for a local token", public(t, v4s), local, paseto.Policy{}, signet.ErrAlgorithmMismatch},
+		{"EdDSA JWS key for v4.public", ssKey, pub, paseto.Policy{}, signet.ErrAlgorithmMismatch},
+		{"v3.public key for v4.public", public(t, v3s), pub, paseto.Policy{}, signet.ErrAlgorithmMismatch},
+		{"padding", v4l, local + "=", paseto.Policy{}, signet.ErrMalformed},
+		{"empty footer", v4l, local + ".", paseto.Policy{}, signet.ErrMalformed},
+		{"extra segment", v4l, local + ".YQ.YQ", paseto.Policy{}, signet.ErrMalformed},
+		{"v2 token", v4l, "v2.local.AAAA", paseto.Policy{}, signet.ErrUnsupported},
+		{"no header", v4l, "hello", paseto.Policy{}, signet.ErrUnsupported},
+		{"oversized", v4l, "v4.local." + strings.Repeat("A", 1<<20), paseto.Policy{}, signet.ErrTooLarge},
+		{"expired", v4l, craftLocal(t, v4l, `{"exp":"2020-01-01T00:00:00Z"}`), paseto.Policy{}, signet.ErrExpired},
+		{"not yet valid", v4l, craftLocal(t, v4l, `{"exp":"`+exp+`","nbf":"`+exp+`"}`), paseto.Policy{}, signet.ErrNotYetValid},
+		{"issued in the future", v4l, craftLocal(t, v4l, `{"exp":"`+exp+`","iat":"`+exp+`"}`), paseto.Policy{}, signet.ErrIssuedInFuture},
+		{"wrong audience", v4l, craftLocal(t, v4l, `{"exp":"`+exp+`","aud":"web"}`), paseto.Policy{Audience: "api"}, signet.ErrAudience},
+		{"aud as array", v4l, craftLocal(t, v4l, `{"exp":"`+exp+`","aud":["api"]}`), paseto.Policy{Audience: "api"}, signet.ErrMalformed},
+		{"wrong issuer", v4l, craftLocal(t, v4l, `{"exp":"`+exp+`","iss":"x"}`), paseto.Policy{Issuer: "y"}, signet.ErrIssuer},
+		{"exp as a number", v4l, craftLocal(t, v4l, `{"exp":1893456000}`), paseto.Policy{}, signet.ErrMalformed},
+		{"exp with lowercase t", v4l, craftLocal(t, v4l, `{"exp":"2099-01-01t00:00:00Z"}`), paseto.Policy{}, signet.ErrMalformed},
+		{"missing exp", v4l, craftLocal(t, v4l, `{"sub":"x"}`), paseto.Policy{}, signet.ErrMissingClaim},
+		{"expected footer absent", v4l, local, paseto.Policy{Footer: []byte("kid")}, signet.ErrFooter},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p := c.p
+			if p.Now.IsZero() {
+				p.Now = now
+			}
+			var err error
+			if strings.HasPrefix(c.tok, "v4.public") || strings.HasPrefix(c.tok, "v3.public") {
+				_, err = paseto.Verify[paseto.Claims](c.keys, c.tok, p)
+			} else {
+				_, err = paseto.Decrypt[paseto.Claims](c.keys, c.tok, p)
+			}
+			if c.want == nil {
+				if err != nil {
+					t.Fatalf("refused: %v", err)
+				}
+				return
+			}
+			if !errors.Is(err, c.want) {
+				t.Fatalf("got %v, want %v", err, c.want)
+			}
+		})
+	}
+	// Payloads PASETO forbids are refused when issuing and when reading.
+	for _, bad := range []string{`[]`, ``, `{"a":1,"a":2}`, `"x"`, `{"a":1} x`} {
+		if _, err := paseto.EncryptBytes(v4l, []byte(bad), paseto.Options{}); !errors.Is(err, signet.ErrMalformed) {
+			t.Errorf("EncryptBytes(%q): %v", bad, err)
+		}
+	}
+}
+
+// TestFooterGuards: a JSON footer is read for its kid only within limits.
+func TestFooterGuards(t *testing.T) {
+	k := key(t, signet.V4Local)
+	set, _ := signet.NewKeySet(k)
+	exp := now.Add(time.Hour)
+	for footer, want := range map[string]error{
+		`{"kid":"kid-v4.local"}`:        nil,
+		`{"kid":"other"}`:               signet.ErrKeyNotFound,
+		`{"kid":1}`:                     signet.ErrMalformed,
+		`{"a":{"b":{"c":1}},"kid":"x"}`: signet.ErrFooter,
+		`{"kid":"a","a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"i":9,"j":10,"k":11,"l":12,"m":13,"n":14,"o":15,"p":16}`: signet.ErrFooter,
+		`not json, no kid`: nil,
+	} {
+		tok, err := paseto.Encrypt(k, paseto.Claims{ExpiresAt: exp}, paseto.Options{Footer: []byte(footer)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = paseto.Decrypt[paseto.Claims](set, tok, paseto.Policy{Now: now})
+		if want == nil && err != nil || want != nil && !errors.Is(err, want) {
+			t.Errorf("footer %s: got %v, want %v", footer, err, want)
+		}
+	}
+	if _, err := paseto.Encrypt(k, paseto.Claims{}, paseto.Options{Footer: make([]byte, paseto.MaxFooterSize+1)}); !errors.Is(err, signet.ErrTooLarge) {
+		t.Errorf("oversized footer: %v", err)
+	}
+}
+
+func TestParseTimeAgreesWithEncodingJSON(t *testing.T) {
+	k := key(t, signet.V4Local)
+	tm := time.Date(2030, 5, 6, 7, 8, 9, 0, time.FixedZone("", -5*3600))
+	tok := issue(t, k, appClaims{Claims: paseto.Claims{ExpiresAt: tm}}, paseto.Options{Now: now})
+	payload, err := paseto.DecryptBytes(k, tok, paseto.Policy{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(payload), `"exp":"2030-05-06T12:08:09Z"`) {
+		t.Fatalf("payload %s", payload)
+	}
+}
