@@ -96,6 +96,10 @@ func (c *Claims) normalize() {
 // JSON object without repeated member names at any depth (PASETO requires
 // unique keys). Strings are views of payload.
 func decodeClaims(payload string, c *Claims) (has uint8, err error) {
+	if has, ok := decodeClaimsFast(payload, c); ok {
+		return has, nil
+	}
+	*c = Claims{}
 	m := jsonx.NewMembers(payload)
 	for m.Next(payload) {
 		name := m.Name(payload)
@@ -130,6 +134,51 @@ func decodeClaims(payload string, c *Claims) (has uint8, err error) {
 		return 0, fmt.Errorf("%w: payload: %v", signet.ErrMalformed, err)
 	}
 	return has, nil
+}
+
+// decodeClaimsFast reads a payload of the plain shape (jsonx.Flat) in one
+// pass; ok = false sends decodeClaims down the general path.
+func decodeClaimsFast(s string, c *Claims) (has uint8, ok bool) {
+	f := jsonx.NewFlat(s)
+	for f.Next(s) {
+		name := f.Name(s)
+		if len(name) != 3 {
+			continue
+		}
+		v, isStr := f.String(s)
+		switch name {
+		case "iss":
+			c.Issuer = v
+		case "sub":
+			c.Subject = v
+		case "aud":
+			c.Audience = v
+		case "jti":
+			c.ID = v
+		case "exp":
+			has |= hasExp
+			c.ExpiresAt, isStr = parseTimeOK(v, isStr)
+		case "nbf":
+			has |= hasNbf
+			c.NotBefore, isStr = parseTimeOK(v, isStr)
+		case "iat":
+			has |= hasIat
+			c.IssuedAt, isStr = parseTimeOK(v, isStr)
+		default:
+			continue
+		}
+		if !isStr {
+			return 0, false
+		}
+	}
+	return has, f.Plain()
+}
+
+func parseTimeOK(v string, ok bool) (time.Time, bool) {
+	if !ok {
+		return time.Time{}, false
+	}
+	return parseTime(v)
 }
 
 func claimTime(m *jsonx.Members, payload string) (time.Time, bool) {
