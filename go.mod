@@ -2,7 +2,6 @@ module github.com/signet-go/signet
 
 go 1.26.0
 
-require (
-	golang.org/x/crypto v0.58.0 // indirect
-	golang.org/x/sys v0.49.0 // indirect
-)
+require golang.org/x/crypto v0.58.0
+
+require golang.org/x/sys v0.49.0 // indirect

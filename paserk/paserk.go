@@ -69,6 +69,7 @@ const (
 	typeSeal       = "seal"
 )
 
+// String returns the PASERK type of a key of kind k.
 func (k kind) String() string {
 	switch k {
 	case kindLocal:
@@ -117,13 +118,11 @@ func rawKey(k *signet.Key) (*version, kind, []byte, error) {
 	case kd == kindLocal:
 		raw = append([]byte(nil), k.Secret()...)
 	case v == k4 && kd == kindSecret:
-		priv, ok := k.Material().(ed25519.PrivateKey)
-		if ok {
+		if priv, ok := k.Material().(ed25519.PrivateKey); ok {
 			raw = append([]byte(nil), priv...)
 		}
 	case v == k4:
-		pub, ok := k.PublicMaterial().(ed25519.PublicKey)
-		if ok {
+		if pub, ok := k.PublicMaterial().(ed25519.PublicKey); ok {
 			raw = append([]byte(nil), pub...)
 		}
 	case kd == kindSecret:
