@@ -40,6 +40,8 @@ interop-deps:
 unit:
 	@echo "== go test -race"
 	SIGNET_INTEROP=1 $(GO) test -race -count=1 ./...
+	@echo "== PASERK password vectors at their real Argon2id/PBKDF2 costs"
+	$(GO) test -count=1 -run Vectors ./paserk -long
 
 ## fuzz-short: every fuzz target for $(FUZZTIME) (seed corpora run in unit too).
 fuzz-short:

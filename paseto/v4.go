@@ -40,6 +40,32 @@ type v4State struct {
 	ak   [32]byte
 	tag  [32]byte
 	pae  []byte // scratch for the MAC's input, reused
+	raw  []byte // scratch for n ‖ c ‖ t, reused
+	rnd  nonces
+}
+
+// nonces hands out 32-byte nonces from a buffer filled by crypto/rand a
+// kilobyte at a time, which amortises the system call; each nonce is used
+// once.
+type nonces struct {
+	buf [1024]byte
+	pos int
+}
+
+func (r *nonces) next(dst []byte) error {
+	if r.pos == 0 || r.pos+len(dst) > len(r.buf) {
+		if _, err := rand.Read(r.buf[:]); err != nil {
+			return fmt.Errorf("paseto: nonce: %w", err)
+		}
+		r.pos = 0
+	}
+	copy(dst, r.buf[r.pos:r.pos+len(dst)])
+	clear(r.buf[r.pos : r.pos+len(dst)])
+	r.pos += len(dst)
+	if r.pos == len(r.buf) {
+		r.pos = 0
+	}
+	return nil
 }
 
 type v4PoolID struct{}
@@ -93,18 +119,21 @@ func encryptV4(key *signet.Key, m, f, i, nonce []byte) (string, error) {
 	if len(f) > 0 {
 		tokLen += 1 + b64.EncodedLen(len(f))
 	}
-	// One allocation: the token, with the raw n ‖ c ‖ t after it.
-	out := make([]byte, tokLen, tokLen+rawLen)
-	raw := out[tokLen : tokLen+rawLen]
-	n := raw[:nonceSize]
-	if nonce != nil {
-		copy(n, nonce)
-	} else if _, err := rand.Read(n); err != nil {
-		return "", fmt.Errorf("paseto: nonce: %w", err)
-	}
 	p := v4Pool(key)
 	st := p.get()
 	defer p.put(st)
+	// n ‖ c ‖ t are built in the state's scratch; the token is the one
+	// allocation.
+	if cap(st.raw) < rawLen {
+		st.raw = make([]byte, rawLen)
+	}
+	raw := st.raw[:rawLen]
+	n := raw[:nonceSize]
+	if nonce != nil {
+		copy(n, nonce)
+	} else if err := st.rnd.next(n); err != nil {
+		return "", err
+	}
 	st.derive(n)
 	c := raw[nonceSize : nonceSize+len(m)]
 	s, err := chacha20.NewUnauthenticatedCipher(st.tmp[:32], st.tmp[32:56])
@@ -117,7 +146,11 @@ func encryptV4(key *signet.Key, m, f, i, nonce []byte) (string, error) {
 		return "", err
 	}
 	copy(raw[nonceSize+len(m):], t)
-	return assemble(out[:0], v4LocalHeader, raw, f), nil
+	tok := assemble(make([]byte, 0, tokLen), v4LocalHeader, raw, f)
+	if cap(st.raw) > 64<<10 {
+		st.raw = nil // do not keep a huge buffer in the pool
+	}
+	return tok, nil
 }
 
 // decryptV4 opens the raw n ‖ c ‖ t of a v4.local token in place and
