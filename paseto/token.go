@@ -91,14 +91,19 @@ func sign(key *signet.Key, payload []byte, o *Options) (string, error) {
 	default:
 		return "", fmt.Errorf("%w: %s key cannot sign PASETO tokens", signet.ErrAlgorithmMismatch, key.Algorithm())
 	}
-	raw := make([]byte, 0, len(payload)+key.SignatureSize())
-	raw = append(raw, payload...)
+	// One allocation for the token, with m ‖ sig built past its end.
+	rawLen := len(payload) + key.SignatureSize()
+	tokLen := len(h) + b64.EncodedLen(rawLen)
+	if len(o.Footer) > 0 {
+		tokLen += 1 + b64.EncodedLen(len(o.Footer))
+	}
+	out := make([]byte, tokLen, tokLen+rawLen)
+	raw := append(out[tokLen:tokLen], payload...)
 	raw, err := key.Sign(raw, msg)
 	if err != nil {
 		return "", err
 	}
-	out := make([]byte, 0, len(h)+b64.EncodedLen(len(raw))+1+b64.EncodedLen(len(o.Footer)))
-	return assemble(out, h, raw, o.Footer), nil
+	return assemble(out[:0], h, raw, o.Footer), nil
 }
 
 // Decrypt opens a local token with keys (a *signet.Key or *signet.KeySet)
