@@ -2,6 +2,7 @@ package jwt
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"unsafe"
@@ -51,7 +52,7 @@ func decodeInto[T any](payload string, c *Claims) (T, error) {
 	// encoding/json matches member names case-insensitively (with Unicode
 	// folding): {"sub":"alice","SUB":"admin"} would fill a field from the
 	// second. Such objects are refused, at any depth, before it runs.
-	if _, isMap := any(&out).(*Map); !isMap {
+	if needsFoldCheck(&out) {
 		if err := jsonx.ValidFold(payload); err != nil {
 			return out, fmt.Errorf("%w: claims: member names differ only in case: %v", signet.ErrMalformed, err)
 		}
@@ -210,3 +211,14 @@ func decodeSegment(buf []byte, s, what string) ([]byte, error) {
 }
 
 func bytesReader(b []byte) *bytes.Reader { return bytes.NewReader(b) }
+
+// needsFoldCheck: only struct-like targets are filled by encoding/json's
+// case-insensitive field matching; a Map or a json.RawMessage keeps every
+// member as it is.
+func needsFoldCheck(out any) bool {
+	switch out.(type) {
+	case *Map, *json.RawMessage:
+		return false
+	}
+	return true
+}

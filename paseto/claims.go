@@ -265,7 +265,7 @@ func encodeAny[T any](claims T, o *Options) ([]byte, error) {
 // Claims (or points to such a type), those are set to the validated ones.
 func decodeInto[T any](payload string, c *Claims) (T, error) {
 	var out T
-	if _, isMap := any(&out).(*Map); !isMap {
+	if needsFoldCheck(&out) {
 		if err := jsonx.ValidFold(payload); err != nil {
 			return out, fmt.Errorf("%w: claims: member names differ only in case: %v", signet.ErrMalformed, err)
 		}
@@ -292,4 +292,15 @@ func decodeInto[T any](payload string, c *Claims) (T, error) {
 		}
 	}
 	return out, nil
+}
+
+// needsFoldCheck: only struct-like targets are filled by encoding/json's
+// case-insensitive field matching; a Map or a json.RawMessage keeps every
+// member as it is.
+func needsFoldCheck(out any) bool {
+	switch out.(type) {
+	case *Map, *json.RawMessage:
+		return false
+	}
+	return true
 }

@@ -1,5 +1,5 @@
-// Command signet makes keys and signs, verifies and inspects JWTs with the
-// signet library, from the shell.
+// Command signet makes keys, signs, verifies and inspects JWTs, and issues
+// and checks PASETO tokens with the signet library, from the shell.
 //
 // Usage:
 //
@@ -8,29 +8,45 @@
 //	signet jwt sign --key F [--claims F] [--exp DURATION] [--kid ID] [--alg ALG]
 //	signet jwt verify (--key F | --jwks F) [--iss S] [--aud S] [--leeway D] [--no-exp] [--alg ALG]
 //	signet jwt inspect
+//	signet paseto encrypt|sign --key F [--claims F] [--exp DURATION | --no-exp] [--footer S] [--implicit S]
+//	signet paseto decrypt|verify --key F [--footer S] [--implicit S] [--iss S] [--aud S] [--sub S] [--leeway D] [--no-exp]
 //	signet help
 //
 // # Keys
 //
 // keygen prints a new private key for ALG (HS256, HS384, HS512, RS256,
 // RS384, RS512, PS256, PS384, PS512, ES256, ES384, ES512 or EdDSA) as a
-// JWK that names its algorithm, with the key ID given by --kid. The output
-// is secret: write it to a file only you can read.
+// JWK that names its algorithm, with the key ID given by --kid. For the
+// PASETO algorithms (v4.local, v4.public, v3.local, v3.public) it prints a
+// PASERK instead: k4.local, k4.secret, k3.local or k3.secret. A PASERK has
+// no key ID, so --kid is refused there: a PASETO key's ID is its PASERK ID
+// (k4.lid, k4.pid, …; see package paserk), computed from the key. The
+// output is secret: write it to a file only you can read.
 //
 //	signet keygen ES256 --kid 2025-01 > es256.jwk
+//	signet keygen v4.public > v4.key
 //
 // pub reads a private key on stdin and prints its public half in the same
-// encoding: a public JWK for a JWK, an SPKI "PUBLIC KEY" PEM block for PEM.
-// An HMAC key is a shared secret with no public half: pub refuses it.
+// encoding: a public JWK for a JWK, an SPKI "PUBLIC KEY" PEM block for PEM,
+// a k4.public or k3.public PASERK for a k4.secret or k3.secret. An HMAC key
+// or a PASETO local key is a shared secret with no public half: pub
+// refuses it.
 //
 //	signet pub < es256.jwk > es256.pub.jwk
+//	signet pub < v4.key > v4.pub
 //
 // Wherever a command takes a key file (--key), the file is one of:
 //   - a JWK, private or public. Its "alg" is the key's algorithm; --alg
 //     is needed only for a JWK without "alg", and must agree otherwise.
 //   - PEM: PKCS #8, SPKI, PKCS #1 or SEC 1. The algorithm of an EC or
 //     Ed25519 key follows from the key; an RSA key needs --alg (RS256,
-//     PS256, …), because the same key fits six algorithms.
+//     PS256, …), because the same key fits six algorithms. A PEM key is a
+//     PASETO key only with --alg v4.public (Ed25519) or v3.public (P-384).
+//   - a PASERK: k4.local, k4.public, k4.secret, or the same with k3. It
+//     names its algorithm. The other PASERK types (IDs, and keys wrapped
+//     with a key or password, or sealed) are refused: unwrap them first.
+//     A PASETO local key is read only as a PASERK, never from PEM or raw
+//     bytes, which do not say which algorithm they are for.
 //   - a raw HMAC secret: any other bytes, with one trailing newline
 //     stripped, and --alg HS256, HS384 or HS512. The secret must be at
 //     least as long as the hash (32, 48 or 64 bytes).
@@ -59,7 +75,33 @@
 // checking anything, as {"header":…,"claims":…,"verified":false}, and
 // warns on stderr that nothing was verified. Use it for debugging only.
 //
-// paseto, httpsig, serve and bench are not implemented in this build yet.
+// # PASETO
+//
+// paseto encrypt (with a v4.local or v3.local key) and paseto sign (with a
+// v4.public or v3.public private key) read a claims object (--claims F,
+// or stdin) and print the token. The claims are issued byte for byte as
+// given; they must carry exp, an RFC 3339 date-time, unless --no-exp is
+// given. --exp 1h sets exp to an hour from now, as RFC 3339 in UTC,
+// re-encoding the claims. --footer sets the footer, which is
+// authenticated but not encrypted: put a key ID there, never a key (a
+// footer holding a PASERK key is refused). --implicit sets an implicit
+// assertion: authenticated, not stored in the token, so the reader must
+// give the same one.
+//
+//	echo '{"sub":"alice","aud":"api"}' | signet paseto sign --key v4.key --exp 1h > token
+//
+// paseto decrypt and paseto verify read a token on stdin, check it with
+// the key (local for decrypt; public or private for verify) and the
+// policy given by --iss, --aud, --sub, --leeway and --no-exp, and print
+// the claims exactly as issued. exp is required unless --no-exp is given.
+// --footer is the footer the token must carry (any footer otherwise);
+// --implicit is the implicit assertion it was issued with. A token of
+// another version or purpose than the key is rejected: a v3 key never
+// reads a v4 token, a local key never verifies a public one.
+//
+//	signet paseto verify --key v4.pub --aud api < token
+//
+// httpsig, serve and bench are not implemented in this build yet.
 //
 // # Exit status
 //

@@ -89,18 +89,14 @@ func (c *cli) parse(cmd *command, args []string) ([]string, map[string]bool, err
 	return pos, set, nil
 }
 
-// pasetoAlgorithms are the PASETO versions and purposes the CLI will take
-// once the paseto package lands.
-var pasetoAlgorithms = map[string]bool{
-	"v3.local": true, "v3.public": true, "v4.local": true, "v4.public": true,
+// pasetoAlgorithms are the PASETO versions and purposes.
+var pasetoAlgorithms = map[signet.Algorithm]bool{
+	signet.V3Local: true, signet.V3Public: true, signet.V4Local: true, signet.V4Public: true,
 }
 
-// parseAlg reads an algorithm named on the command line. An unknown name
-// is a usage error.
+// parseAlg reads an algorithm named on the command line, JWS or PASETO.
+// An unknown name is a usage error.
 func (cmd *command) parseAlg(name string) (signet.Algorithm, error) {
-	if pasetoAlgorithms[name] {
-		return "", &usageError{msg: fmt.Sprintf("%s: %s: PASETO keys are not implemented yet in this build", cmd.name, name)}
-	}
 	alg, err := signet.ParseAlgorithm(name)
 	if err != nil {
 		return "", cmd.usageErr("unknown algorithm %q (one of %s)", clip(name), algorithmList())
@@ -116,9 +112,24 @@ func (cmd *command) optionalAlg(name string, given bool) (signet.Algorithm, erro
 	return cmd.parseAlg(name)
 }
 
-// algorithmList names every algorithm keys can be made for.
-func algorithmList() string {
-	algs := signet.JWSAlgorithms()
+// jwsAlg is optionalAlg for the jwt commands: a PASETO algorithm is a
+// usage error.
+func (cmd *command) jwsAlg(name string, given bool) (signet.Algorithm, error) {
+	alg, err := cmd.optionalAlg(name, given)
+	if err == nil && pasetoAlgorithms[alg] {
+		return "", cmd.usageErr("--alg %s is a PASETO algorithm: use signet paseto (jwt takes %s)", alg, jwsAlgorithmList())
+	}
+	return alg, err
+}
+
+// algorithmList names every algorithm keys can be made for: the JWS ones,
+// then the PASETO ones.
+func algorithmList() string { return joinAlgs(signet.Algorithms()) }
+
+// jwsAlgorithmList names the JWS algorithms.
+func jwsAlgorithmList() string { return joinAlgs(signet.JWSAlgorithms()) }
+
+func joinAlgs(algs []signet.Algorithm) string {
 	names := make([]string, len(algs))
 	for i, a := range algs {
 		names[i] = string(a)

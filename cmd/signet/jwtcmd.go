@@ -34,7 +34,7 @@ func (c *cli) jwtSign(args []string) error {
 	case set["exp"] && *exp <= 0:
 		return cmd.usageErr("--exp must be a positive duration, not %v", *exp)
 	}
-	alg, err := cmd.optionalAlg(*algName, set["alg"])
+	alg, err := cmd.jwsAlg(*algName, set["alg"])
 	if err != nil {
 		return err
 	}
@@ -54,7 +54,7 @@ func (c *cli) jwtSign(args []string) error {
 		return err
 	}
 
-	key, err := loadKey(*keyPath, alg)
+	key, err := loadJWSKey(*keyPath, alg)
 	if err != nil {
 		return err
 	}
@@ -203,14 +203,14 @@ func (c *cli) jwtVerify(args []string) error {
 	case *leeway < 0 || *leeway > jwt.MaxLeeway:
 		return cmd.usageErr("--leeway must be between 0 and %v", jwt.MaxLeeway)
 	}
-	alg, err := cmd.optionalAlg(*algName, set["alg"])
+	alg, err := cmd.jwsAlg(*algName, set["alg"])
 	if err != nil {
 		return err
 	}
 
 	var keys signet.Keys
 	if *keyPath != "" {
-		keys, err = loadKey(*keyPath, alg)
+		keys, err = loadJWSKey(*keyPath, alg)
 	} else {
 		keys, err = loadKeySet(*jwksPath)
 	}
@@ -235,6 +235,19 @@ func (c *cli) jwtVerify(args []string) error {
 	}
 	_, err = fmt.Fprintf(c.stdout, "%s\n", claims)
 	return err
+}
+
+// loadJWSKey is loadKey for the jwt commands: a PASETO key (a PASERK) is
+// refused with a pointer to signet paseto.
+func loadJWSKey(path string, alg signet.Algorithm) (*signet.Key, error) {
+	key, err := loadKey(path, alg)
+	if err != nil {
+		return nil, err
+	}
+	if !key.Algorithm().IsJWS() {
+		return nil, fmt.Errorf("key file %s: %w: it holds a %s key, which is for PASETO tokens, not JWTs (use signet paseto)", path, signet.ErrAlgorithmMismatch, key.Algorithm())
+	}
+	return key, nil
 }
 
 // readToken reads a token from stdin, without surrounding white space.

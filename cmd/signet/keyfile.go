@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/signet-go/signet"
 	"github.com/signet-go/signet/internal/jsonx"
 	"github.com/signet-go/signet/jwk"
+	"github.com/signet-go/signet/paserk"
 )
 
 // keyFormat is the encoding of a key file, told by its first bytes.
@@ -19,7 +21,7 @@ const (
 	formatRaw    keyFormat = iota // anything else: a raw HMAC secret
 	formatJWK                     // a JSON object
 	formatPEM                     // a "-----BEGIN " block
-	formatPASERK                  // k3.… or k4.…: not in this build
+	formatPASERK                  // k3.… or k4.…
 )
 
 // detectFormat tells a key's encoding: a JSON object is a JWK, text with
@@ -96,13 +98,16 @@ func parseKey(data []byte, alg signet.Algorithm) (*signet.Key, error) {
 	case formatJWK:
 		return parseJWK(data, alg)
 	case formatPEM:
+		if isLocal(alg) {
+			return nil, errLocalNotPASERK(alg)
+		}
 		k, err := signet.ParsePEM(data, alg)
 		if err != nil && alg == "" && errors.Is(err, signet.ErrUnsupported) {
 			return nil, fmt.Errorf("%w (give --alg)", err)
 		}
 		return k, err
 	case formatPASERK:
-		return nil, errPASERK
+		return parsePASERK(data, alg)
 	}
 	if len(data) == 0 {
 		return nil, fmt.Errorf("%w: empty", signet.ErrMalformed)
@@ -110,13 +115,76 @@ func parseKey(data []byte, alg signet.Algorithm) (*signet.Key, error) {
 	if looksLikeKeyText(data) {
 		return nil, fmt.Errorf("%w: not a valid JWK, PEM or PASERK key, and too much like one to be used as a raw secret", signet.ErrMalformed)
 	}
+	if isLocal(alg) {
+		return nil, errLocalNotPASERK(alg)
+	}
 	if alg != signet.HS256 && alg != signet.HS384 && alg != signet.HS512 {
 		return nil, fmt.Errorf("%w: not a JWK, PEM or PASERK key (a raw secret needs --alg HS256, HS384 or HS512)", signet.ErrMalformed)
 	}
 	return signet.NewKey(alg, trimNewline(data))
 }
 
-var errPASERK = fmt.Errorf("%w: PASERK keys are not implemented yet in this build", signet.ErrUnsupported)
+// isLocal reports whether alg is a PASETO local (symmetric) algorithm.
+func isLocal(alg signet.Algorithm) bool { return alg == signet.V4Local || alg == signet.V3Local }
+
+// paserkVersion is the PASERK version prefix of a PASETO algorithm: k4
+// for v4, k3 for v3.
+func paserkVersion(alg signet.Algorithm) string {
+	if alg == signet.V3Local || alg == signet.V3Public {
+		return "k3"
+	}
+	return "k4"
+}
+
+// errLocalNotPASERK refuses a PASETO local key in another encoding than
+// PASERK: raw bytes or PEM do not say which algorithm they are for, and a
+// PASERK does (algorithm lucidity).
+func errLocalNotPASERK(alg signet.Algorithm) error {
+	return fmt.Errorf("%w: a %s key is read only as a PASERK (%s.local.…), which names its algorithm; not as PEM or a raw secret", signet.ErrUnsupported, alg, paserkVersion(alg))
+}
+
+// parsePASERK reads a plain PASERK key (k3 or k4; local, public or
+// secret), which must be of alg when alg is not "". The other PASERK
+// types, which hold a key ID or a key encrypted under a key or password,
+// are refused with what they are. Its errors never quote the key.
+func parsePASERK(data []byte, alg signet.Algorithm) (*signet.Key, error) {
+	s := strings.TrimSpace(string(data))
+	if err := checkPASERKType(s); err != nil {
+		return nil, err
+	}
+	k, err := paserk.Decode(s)
+	if err != nil {
+		return nil, err
+	}
+	if alg != "" && k.Algorithm() != alg {
+		return nil, fmt.Errorf("%w: the PASERK holds a %s key, --alg says %s", signet.ErrAlgorithmMismatch, k.Algorithm(), alg)
+	}
+	return k, nil
+}
+
+// checkPASERKType refuses the PASERK types that are not plain keys, naming
+// the type but nothing else of s. s starts "k3." or "k4.".
+func checkPASERKType(s string) error {
+	ver, rest, _ := strings.Cut(s, ".")
+	typ, _, ok := strings.Cut(rest, ".")
+	if !ok {
+		return nil // paserk.Decode says what is wrong
+	}
+	plain := fmt.Sprintf("signet reads only plain PASERK keys (%[1]s.local, %[1]s.public, %[1]s.secret)", ver)
+	switch typ {
+	case "local", "public", "secret":
+		return nil
+	case "lid", "pid", "sid":
+		return fmt.Errorf("%w: a %s.%s PASERK is a key ID, not a key", signet.ErrUnsupported, ver, typ)
+	case "local-wrap", "secret-wrap":
+		return fmt.Errorf("%w: a %s.%s PASERK is a key encrypted with another key: %s; unwrap it first", signet.ErrUnsupported, ver, typ, plain)
+	case "local-pw", "secret-pw":
+		return fmt.Errorf("%w: a %s.%s PASERK is a key encrypted with a password: %s; unwrap it first", signet.ErrUnsupported, ver, typ, plain)
+	case "seal":
+		return fmt.Errorf("%w: a %s.seal PASERK is a key sealed to a public key: %s; unseal it first", signet.ErrUnsupported, ver, plain)
+	}
+	return fmt.Errorf("%w: unknown PASERK type: %s", signet.ErrUnsupported, plain)
+}
 
 // parseJWK reads a JWK, bound to alg when alg is not "". A JWK without
 // "alg" needs --alg: the key, not the token, decides the algorithm.

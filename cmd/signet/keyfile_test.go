@@ -67,7 +67,12 @@ func TestParseKeyQuotesNoSecret(t *testing.T) {
 		{"short raw secret", "Xsecret\n", signet.HS256, signet.ErrWeakKey},
 		{"raw secret without alg", "Xsecret-Xsecret-Xsecret-Xsecret-Xsecret", "", signet.ErrMalformed},
 		{"raw secret for ES256", "Xsecret-Xsecret-Xsecret-Xsecret-Xsecret", signet.ES256, signet.ErrMalformed},
-		{"PASERK", "k4.secret.Xsecret", "", signet.ErrUnsupported},
+		{"PASERK", "k4.secret.Xsecret", "", signet.ErrMalformed},
+		{"PASERK bad base64", "k4.local.Xsecret!Xsecret", "", signet.ErrMalformed},
+		{"PASERK unknown type", "k4.Xsecret.Xsecret", "", signet.ErrUnsupported},
+		{"PASERK wrapped", "k4.local-wrap.pie.Xsecret", "", signet.ErrUnsupported},
+		{"PASERK other version", "k3.local.Xsecret", signet.V4Local, signet.ErrMalformed},
+		{"local key as raw secret", "Xsecret-Xsecret-Xsecret-Xsecret-Xsecret", signet.V4Local, signet.ErrUnsupported},
 	}
 	for _, tt := range tests {
 		_, err := parseKey([]byte(tt.data), tt.alg)

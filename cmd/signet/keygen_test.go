@@ -140,7 +140,9 @@ func TestPubRejects(t *testing.T) {
 		{"PEM alg mismatch", string(pkcs8(es)), []string{"--alg", "EdDSA"}, "algorithm does not match"},
 		{"broken JWK", `{"kty":"EC"`, nil, "malformed"},
 		{"broken PEM", "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n", nil, "malformed"},
-		{"PASERK", "k4.secret.AAAA", nil, "PASERK"},
+		{"PASERK", "k4.secret.AAAA", nil, "paserk"},
+		{"PASERK local", "k4.local.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA\n", nil, "no public half"},
+		{"PASERK ID", "k4.lid.AAAA", nil, "key ID"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -105,7 +105,9 @@ func (c *cli) dispatch(args []string) error {
 		return c.pub(rest)
 	case "jwt":
 		return c.jwt(rest)
-	case "paseto", "httpsig", "serve", "bench":
+	case "paseto":
+		return c.paseto(rest)
+	case "httpsig", "serve", "bench":
 		return &usageError{msg: cmd + ": not implemented yet in this build"}
 	default:
 		return &usageError{msg: fmt.Sprintf("unknown command %q", cmd), usage: usageText}
@@ -137,27 +139,36 @@ var usageText = strings.Replace(usageTemplate, "ALGORITHMS", algorithmList(), 1)
 
 const usageTemplate = `Usage:
   signet keygen ALG [--kid ID]
-        print a new private key for ALG, as a JWK
+        print a new private key for ALG: a JWK, or a PASERK (k4.local,
+        k4.secret, k3.local, k3.secret) for v4.* and v3.* (no --kid)
   signet pub [--alg ALG] < KEY
         print the public half of a private key, in the same encoding
-        (JWK in, JWK out; PEM in, SPKI PEM out)
+        (JWK in, JWK out; PEM in, SPKI PEM out; k4.secret in, k4.public out)
   signet jwt sign --key F [--claims F] [--exp DURATION] [--kid ID] [--alg ALG]
         sign the claims JSON (from --claims F, or stdin) as a JWT
   signet jwt verify (--key F | --jwks F) [--iss S] [--aud S] [--leeway D] [--no-exp] [--alg ALG]
         verify the JWT on stdin and print its claims
   signet jwt inspect
         print the header and claims of the JWT on stdin, NOT verified
+  signet paseto encrypt|sign --key F [--claims F] [--exp DURATION | --no-exp] [--footer S] [--implicit S]
+        issue the claims JSON (from --claims F, or stdin) as a local
+        (encrypted) or public (signed) PASETO token
+  signet paseto decrypt|verify --key F [--footer S] [--implicit S] [--iss S] [--aud S] [--sub S] [--leeway D] [--no-exp]
+        check the PASETO token on stdin and print its claims
+        (sign and verify also take --alg v4.public|v3.public for a PEM key)
   signet help
         print this help
 
-Not implemented yet in this build: paseto, httpsig, serve, bench.
+Not implemented yet in this build: httpsig, serve, bench.
 
 Algorithms: ALGORITHMS
 
 Key files are JWK (JSON, private or public), PEM (PKCS #8, SPKI, PKCS #1,
-SEC 1) or a raw HMAC secret (any other bytes, one trailing newline
-stripped). --alg is needed only where the file does not name the
-algorithm: a raw secret, an RSA PEM key, a JWK without "alg".
+SEC 1), PASERK (k4.local, k4.public, k4.secret and the same with k3) or a
+raw HMAC secret (any other bytes, one trailing newline stripped). --alg is
+needed only where the file does not name the algorithm: a raw secret, an
+RSA PEM key, a JWK without "alg", a PEM key for v4.public or v3.public.
+PASETO local keys are read only as PASERK.
 
 Exit status: 0 success, 1 rejected (reason on stderr), 2 usage error.
 Run "signet COMMAND -h" for the flags of a command.

@@ -149,10 +149,10 @@ func newKeyFile(t *testing.T, dir string, alg signet.Algorithm, kid string) (*si
 
 func TestHelp(t *testing.T) {
 	t.Parallel()
-	for _, args := range [][]string{{"help"}, {"-h"}, {"--help"}, {"jwt", "help"}} {
+	for _, args := range [][]string{{"help"}, {"-h"}, {"--help"}, {"jwt", "help"}, {"paseto", "help"}} {
 		r := runCLI(t, "", args...)
 		wantCode(t, r, exitOK, strings.Join(args, " "))
-		for _, want := range []string{"signet keygen ALG", "signet pub", "signet jwt sign", "signet jwt verify", "signet jwt inspect", "EdDSA"} {
+		for _, want := range []string{"signet keygen ALG", "signet pub", "signet jwt sign", "signet jwt verify", "signet jwt inspect", "signet paseto", "EdDSA", "v4.local"} {
 			if !strings.Contains(r.stdout, want) {
 				t.Errorf("%q: help lacks %q", args, want)
 			}
@@ -160,6 +160,7 @@ func TestHelp(t *testing.T) {
 	}
 	for _, args := range [][]string{
 		{"keygen", "-h"}, {"pub", "-h"}, {"jwt", "sign", "-h"}, {"jwt", "verify", "--help"}, {"jwt", "inspect", "-h"},
+		{"paseto", "sign", "-h"}, {"paseto", "decrypt", "--help"},
 	} {
 		r := runCLI(t, "", args...)
 		wantCode(t, r, exitOK, strings.Join(args, " "))
@@ -195,8 +196,7 @@ func TestUsageErrors(t *testing.T) {
 		{"keygen lowercase alg", []string{"keygen", "es256"}, `unknown algorithm "es256"`},
 		{"keygen without alg", []string{"keygen"}, "exactly one algorithm"},
 		{"keygen two algs", []string{"keygen", "ES256", "EdDSA"}, "exactly one algorithm"},
-		{"keygen PASETO", []string{"keygen", "v4.public"}, "not implemented yet in this build"},
-		{"keygen PASETO local", []string{"keygen", "v3.local", "--kid", "x"}, "not implemented yet in this build"},
+		{"keygen PASETO with kid", []string{"keygen", "v3.local", "--kid", "x"}, "PASERK has no key ID"},
 		{"pub unknown alg", []string{"pub", "--alg", "RS1"}, "unknown algorithm"},
 		{"pub argument", []string{"pub", "key.pem"}, "unexpected argument"},
 		{"bad flag", []string{"jwt", "sign", "--bogus"}, "flag provided but not defined: -bogus"},
@@ -208,7 +208,9 @@ func TestUsageErrors(t *testing.T) {
 		{"leeway too large", []string{"jwt", "verify", "--key", key, "--leeway", "1h"}, "--leeway"},
 		{"negative leeway", []string{"jwt", "verify", "--key", key, "--leeway", "-1s"}, "--leeway"},
 		{"inspect argument", []string{"jwt", "inspect", "token"}, "unexpected argument"},
-		{"paseto", []string{"paseto", "sign", "--key", key}, "paseto: not implemented yet in this build"},
+		{"paseto without subcommand", []string{"paseto"}, "no subcommand"},
+		{"unknown paseto subcommand", []string{"paseto", "seal"}, `unknown subcommand "seal"`},
+		{"paseto sign without key", []string{"paseto", "sign"}, "--key is required"},
 		{"httpsig", []string{"httpsig", "verify"}, "httpsig: not implemented yet in this build"},
 		{"serve", []string{"serve"}, "serve: not implemented yet in this build"},
 		{"bench", []string{"bench", "--quick"}, "bench: not implemented yet in this build"},

@@ -7,13 +7,15 @@ import (
 
 	"github.com/signet-go/signet"
 	"github.com/signet-go/signet/jwk"
+	"github.com/signet-go/signet/paserk"
 )
 
 // pub: signet pub [--alg ALG] < private-key. It prints the public half in
-// the encoding it was given: a JWK for a JWK, SPKI PEM for PEM.
+// the encoding it was given: a JWK for a JWK, SPKI PEM for PEM, a
+// k4.public or k3.public PASERK for a k4.secret or k3.secret.
 func (c *cli) pub(args []string) error {
 	cmd := newCommand("pub", "pub [--alg ALG] < KEY")
-	algName := cmd.fs.String("alg", "", "`ALG` of a key whose encoding does not name it (a JWK without \"alg\")")
+	algName := cmd.fs.String("alg", "", "`ALG` of a key whose encoding does not name it (a JWK without \"alg\", an RSA PEM key)")
 	pos, set, err := c.parse(cmd, args)
 	if err != nil {
 		return err
@@ -44,6 +46,9 @@ func (c *cli) pub(args []string) error {
 		}
 		out = append(out, '\n')
 	case formatPEM:
+		if isLocal(alg) {
+			return fmt.Errorf("key on stdin: %w", errLocalNotPASERK(alg))
+		}
 		key, err := parsePEMAnyRSA(data, alg)
 		if err != nil {
 			return fmt.Errorf("key on stdin: %w", err)
@@ -56,9 +61,24 @@ func (c *cli) pub(args []string) error {
 			return err
 		}
 	case formatPASERK:
-		return fmt.Errorf("key on stdin: %w", errPASERK)
+		key, err := parsePASERK(data, alg)
+		if err != nil {
+			return fmt.Errorf("key on stdin: %w", err)
+		}
+		if key.Symmetric() {
+			return fmt.Errorf("%w: key on stdin is a %s key, a shared secret with no public half", signet.ErrKeyUsage, key.Algorithm())
+		}
+		pub, err := key.Public()
+		if err != nil {
+			return err
+		}
+		s, err := paserk.Encode(pub)
+		if err != nil {
+			return err
+		}
+		out = []byte(s + "\n")
 	default:
-		return fmt.Errorf("%w: key on stdin is not a JWK or PEM key (an HMAC secret has no public half)", signet.ErrKeyUsage)
+		return fmt.Errorf("%w: key on stdin is not a JWK, PEM or PASERK key (an HMAC secret has no public half)", signet.ErrKeyUsage)
 	}
 	_, err = c.stdout.Write(out)
 	return err
