@@ -32,7 +32,7 @@ staticcheck: $(STATICCHECK)
 	@echo "== staticcheck"
 	$(STATICCHECK) ./...
 
-## interop-deps: install the interop peers (npm jose) from the registry.
+## interop-deps: install the interop peers (npm jose, PyPI pyseto) from the registries.
 interop-deps:
 	@echo "== interop peers"
 	bash interop/setup.sh
@@ -62,4 +62,4 @@ ratio:
 	$$(command -v taskset >/dev/null && echo taskset -c 1) $(BIN)/jwt.test -test.run '^$$' -test.bench 'Ratio' -test.benchtime 2s -test.count 3 -test.cpu 1
 
 clean:
-	rm -rf $(BIN) out interop/node/node_modules
+	rm -rf $(BIN) out interop/node/node_modules interop/python/.venv

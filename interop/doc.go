@@ -9,7 +9,15 @@
 // signet, for every algorithm in signet.JWSAlgorithms(), and checks that
 // forgeries are refused across the boundary.
 //
-// Install the peer with `bash interop/setup.sh`, then run
+// The second peer is the PyPI package pyseto, pinned with its dependencies
+// (exact versions and hashes) in python/requirements.txt, installed into the
+// virtualenv python/.venv and driven the same way by python/pyseto_peer.py.
+// pyseto_test.go exchanges PASETO tokens (v4 and v3, local and public, with
+// footers and implicit assertions) and PASERK strings (IDs, plain keys, pie
+// wrapping, sealing, password wrapping) in both directions, and checks that
+// forgeries are refused on both sides.
+//
+// Install the peers with `bash interop/setup.sh`, then run
 // `SIGNET_INTEROP=1 go test ./interop/`. Without SIGNET_INTEROP=1 the tests
-// skip when node or the installed peer is missing; with it, they fail.
+// skip when a peer is missing; with it, they fail.
 package interop

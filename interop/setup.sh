@@ -1,49 +1,116 @@
 #!/usr/bin/env bash
-# Installs the interop peer (npm jose, pinned in interop/node/package-lock.json)
-# into interop/node/node_modules, so that `SIGNET_INTEROP=1 go test ./interop/`
-# can run. Safe to run repeatedly: it reinstalls only when node_modules is
-# missing or older than package-lock.json.
+# Installs the interop peers, so that `SIGNET_INTEROP=1 go test ./interop/`
+# can run:
+#   node    npm jose, pinned in interop/node/package-lock.json, into
+#           interop/node/node_modules;
+#   python  pyseto and its dependencies, pinned with hashes in
+#           interop/python/requirements.txt, into the virtualenv
+#           interop/python/.venv.
+# Safe to run repeatedly: each peer is reinstalled only when it is missing or
+# older than its pins.
 #
-# Usage: bash interop/setup.sh   (from any directory)
+# Usage: bash interop/setup.sh [node] [python]   (from any directory; no
+#        argument installs both). PYTHON names the interpreter to make the
+#        virtualenv with (default python3; CPython >= 3.10).
 set -euo pipefail
 
 src="${BASH_SOURCE[0]}"
 [[ "$src" == */* ]] || src="./$src"
 here="$(cd "${src%/*}" && pwd)"
-node_dir="$here/node"
-lock="$node_dir/package-lock.json"
-modules="$node_dir/node_modules"
 
 die() {
 	echo "interop/setup.sh: $*" >&2
 	exit 1
 }
 
-command -v node >/dev/null 2>&1 ||
-	die "node is not installed (need Node.js >= 20; e.g. apt-get install nodejs npm)"
-command -v npm >/dev/null 2>&1 ||
-	die "npm is not installed (need npm to install the pinned jose; e.g. apt-get install npm)"
-[ -f "$lock" ] || die "missing $lock"
+setup_node() {
+	local node_dir="$here/node"
+	local lock="$node_dir/package-lock.json"
+	local modules="$node_dir/node_modules"
 
-node_major="$(node -p 'process.versions.node.split(".")[0]')"
-[ "$node_major" -ge 20 ] ||
-	die "node $(node --version) is too old: jose 6 needs Node.js >= 20"
+	command -v node >/dev/null 2>&1 ||
+		die "node is not installed (need Node.js >= 20; e.g. apt-get install nodejs npm)"
+	command -v npm >/dev/null 2>&1 ||
+		die "npm is not installed (need npm to install the pinned jose; e.g. apt-get install npm)"
+	[ -f "$lock" ] || die "missing $lock"
 
-# node_modules/.package-lock.json is written by npm on every install; it is
-# the freshest mark of when node_modules was last made.
-stamp="$modules/.package-lock.json"
-if [ -d "$modules" ] && [ -f "$stamp" ] && [ ! "$lock" -nt "$stamp" ]; then
-	echo "interop/setup.sh: $modules is up to date with package-lock.json (node $(node --version)); nothing to do"
-	exit 0
-fi
+	local node_major
+	node_major="$(node -p 'process.versions.node.split(".")[0]')"
+	[ "$node_major" -ge 20 ] ||
+		die "node $(node --version) is too old: jose 6 needs Node.js >= 20"
 
-if [ -d "$modules" ]; then
-	echo "interop/setup.sh: $modules is older than package-lock.json or incomplete; reinstalling"
-else
-	echo "interop/setup.sh: $modules is missing; installing"
-fi
-echo "+ npm ci --prefix $node_dir --no-audit --no-fund"
-npm ci --prefix "$node_dir" --no-audit --no-fund ||
-	die "npm ci failed (is the npm registry reachable?)"
-version="$(node -p 'require(process.argv[1]).version' "$modules/jose/package.json")"
-echo "interop/setup.sh: installed jose $version with node $(node --version)"
+	# node_modules/.package-lock.json is written by npm on every install; it is
+	# the freshest mark of when node_modules was last made.
+	local stamp="$modules/.package-lock.json"
+	if [ -d "$modules" ] && [ -f "$stamp" ] && [ ! "$lock" -nt "$stamp" ]; then
+		echo "interop/setup.sh: $modules is up to date with package-lock.json (node $(node --version)); nothing to do"
+		return 0
+	fi
+
+	if [ -d "$modules" ]; then
+		echo "interop/setup.sh: $modules is older than package-lock.json or incomplete; reinstalling"
+	else
+		echo "interop/setup.sh: $modules is missing; installing"
+	fi
+	echo "+ npm ci --prefix $node_dir --no-audit --no-fund"
+	npm ci --prefix "$node_dir" --no-audit --no-fund ||
+		die "npm ci failed (is the npm registry reachable?)"
+	local version
+	version="$(node -p 'require(process.argv[1]).version' "$modules/jose/package.json")"
+	echo "interop/setup.sh: installed jose $version with node $(node --version)"
+}
+
+setup_python() {
+	local py_dir="$here/python"
+	local reqs="$py_dir/requirements.txt"
+	local venv="$py_dir/.venv"
+	local vpy="$venv/bin/python"
+	local python="${PYTHON:-python3}"
+
+	command -v "$python" >/dev/null 2>&1 ||
+		die "$python is not installed (need CPython >= 3.10 with venv; e.g. apt-get install python3 python3-venv)"
+	[ -f "$reqs" ] || die "missing $reqs"
+	"$python" -c 'import sys; sys.exit(sys.version_info < (3, 10))' ||
+		die "$("$python" --version 2>&1) is too old: pyseto needs Python >= 3.10"
+
+	# The stamp, written last, records what the virtualenv was made from: the
+	# pins and the interpreter. Any difference, or a virtualenv whose python no
+	# longer runs (its interpreter was upgraded or removed), means a rebuild.
+	local stamp="$venv/.signet-stamp"
+	local want
+	want="$(sha256sum "$reqs" | cut -d' ' -f1) $("$python" -c 'import sys; print(sys.implementation.name, sys.version.split()[0], sys.executable)')"
+	if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && "$vpy" -c 'import pyseto' >/dev/null 2>&1; then
+		echo "interop/setup.sh: $venv is up to date with requirements.txt (pyseto $("$vpy" -c 'import pyseto; print(pyseto.__version__)'), $("$vpy" --version)); nothing to do"
+		return 0
+	fi
+
+	if [ -d "$venv" ]; then
+		echo "interop/setup.sh: $venv is older than requirements.txt, made by another python, or incomplete; recreating"
+	else
+		echo "interop/setup.sh: $venv is missing; creating"
+	fi
+	echo "+ $python -m venv --clear $venv"
+	"$python" -m venv --clear "$venv" ||
+		die "$python -m venv failed (on Debian: apt-get install python3-venv)"
+	echo "+ $vpy -m pip install --require-hashes --no-deps -r $reqs"
+	"$vpy" -m pip install --disable-pip-version-check --no-input --quiet \
+		--require-hashes --no-deps -r "$reqs" ||
+		die "pip install failed (is PyPI reachable?)"
+	"$vpy" -m pip check --disable-pip-version-check >/dev/null ||
+		die "the pinned Python packages are inconsistent: $("$vpy" -m pip check 2>&1)"
+	local version
+	version="$("$vpy" -c 'import pyseto; print(pyseto.__version__)')" ||
+		die "pyseto does not import from $venv"
+	echo "$want" >"$stamp"
+	echo "interop/setup.sh: installed pyseto $version with $("$vpy" --version) into $venv"
+}
+
+peers=("$@")
+[ "${#peers[@]}" -gt 0 ] || peers=(node python)
+for peer in "${peers[@]}"; do
+	case "$peer" in
+	node) setup_node ;;
+	python) setup_python ;;
+	*) die "unknown peer $peer (want node or python)" ;;
+	esac
+done
