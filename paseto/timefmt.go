@@ -12,13 +12,15 @@ func parseTime(s string) (time.Time, bool) {
 	if len(s) < 20 || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' {
 		return time.Time{}, false
 	}
-	year, ok1 := digits(s[0:4])
-	month, ok2 := digits(s[5:7])
-	day, ok3 := digits(s[8:10])
-	hour, ok4 := digits(s[11:13])
-	minute, ok5 := digits(s[14:16])
-	sec, ok6 := digits(s[17:19])
-	if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6) || month < 1 || month > 12 || day < 1 ||
+	y1, ok1 := dig2(s[0], s[1])
+	y2, ok2 := dig2(s[2], s[3])
+	month, ok3 := dig2(s[5], s[6])
+	day, ok4 := dig2(s[8], s[9])
+	hour, ok5 := dig2(s[11], s[12])
+	minute, ok6 := dig2(s[14], s[15])
+	sec, ok7 := dig2(s[17], s[18])
+	year := y1*100 + y2
+	if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6 && ok7) || month < 1 || month > 12 || day < 1 ||
 		day > daysIn(month, year) || hour > 23 || minute > 59 || sec > 60 {
 		return time.Time{}, false
 	}
@@ -45,8 +47,8 @@ func parseTime(s string) (time.Time, bool) {
 	switch {
 	case rest == "Z":
 	case len(rest) == 6 && (rest[0] == '+' || rest[0] == '-') && rest[3] == ':':
-		oh, ok1 := digits(rest[1:3])
-		om, ok2 := digits(rest[4:6])
+		oh, ok1 := dig2(rest[1], rest[2])
+		om, ok2 := dig2(rest[4], rest[5])
 		if !ok1 || !ok2 || oh > 23 || om > 59 {
 			return time.Time{}, false
 		}
@@ -59,6 +61,12 @@ func parseTime(s string) (time.Time, bool) {
 	}
 	unix := daysFromCivil(year, month, day)*86400 + int64(hour*3600+minute*60+sec) - int64(offset)
 	return time.Unix(unix, int64(nsec)).UTC(), true
+}
+
+// dig2 reads two ASCII digits.
+func dig2(a, b byte) (int, bool) {
+	x, y := a-'0', b-'0'
+	return int(x)*10 + int(y), x <= 9 && y <= 9
 }
 
 func digits(s string) (int, bool) {
