@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unsafe"
 
 	"github.com/signet-go/signet"
 	"github.com/signet-go/signet/internal/jsonx"
@@ -216,49 +217,53 @@ func (c *Claims) encode(scratch []byte, o *Options) []byte {
 	return cc.appendJSON(scratch)
 }
 
-// encodeAny writes claims other than Claims with encoding/json.
+// encodeAny writes claims other than Claims with encoding/json, then adds
+// iat and exp to the JSON object when it lacks them. The defaults go into
+// the text, never into the caller's value (which a pointer, or an embedded
+// *Claims, would share with other goroutines).
 func encodeAny[T any](claims T, o *Options) ([]byte, error) {
-	now := o.now()
-	var v any = claims
-	switch x := any(&claims).(type) {
-	case *Map:
-		m := make(Map, len(*x)+2)
-		for k, val := range *x {
-			m[k] = val
+	// Times go out in UTC, whole seconds, when the Claims are part of our
+	// copy (embedded by value); through a pointer they are left alone.
+	if r, ok := any(&claims).(registeredClaims); ok {
+		if rc := r.registered(); rc != nil && within(unsafe.Pointer(rc), unsafe.Pointer(&claims), unsafe.Sizeof(claims)) {
+			rc.normalize()
 		}
-		if _, ok := m["iat"]; !ok {
-			m["iat"] = string(appendTime(nil, now))
-		}
-		if _, ok := m["exp"]; !ok && !o.NoExpiry {
-			m["exp"] = string(appendTime(nil, now.Add(o.lifetime())))
-		}
-		v = m
-	default:
-		// claims is our copy: the defaults go into it, not the caller's
-		// value. (A pointer T is not changed: its exp must be set.)
-		if r, ok := any(&claims).(registeredClaims); ok && r.registered() != nil {
-			o.defaults(r.registered(), now)
-			r.registered().normalize()
-		}
-		v = claims
 	}
-	payload, err := json.Marshal(v)
+	payload, err := json.Marshal(claims)
 	if err != nil {
 		return nil, fmt.Errorf("%w: encode claims: %v", signet.ErrMalformed, err)
 	}
 	if len(payload) == 0 || payload[0] != '{' {
 		return nil, fmt.Errorf("%w: claims must encode as a JSON object", signet.ErrMalformed)
 	}
-	// Never issue a token this package would refuse.
 	var c Claims
 	has, err := decodeClaims(string(payload), &c)
 	if err != nil {
 		return nil, err
 	}
+	now := o.now()
+	add := func(name string, t time.Time) {
+		payload = payload[:len(payload)-1] // the closing brace
+		if len(payload) > 1 {
+			payload = append(payload, ',')
+		}
+		payload = append(payload, name...)
+		payload = append(payload, '"')
+		payload = appendTime(payload, t)
+		payload = append(payload, '"', '}')
+	}
+	if has&hasIat == 0 {
+		add(`"iat":`, now)
+	}
 	if has&hasExp == 0 && !o.NoExpiry {
-		return nil, fmt.Errorf("%w: exp (set it, pass the claims by value for the default lifetime, or opt out with NoExpiry)", signet.ErrMissingClaim)
+		add(`"exp":`, now.Add(o.lifetime()))
 	}
 	return payload, nil
+}
+
+// within reports whether p points into the size bytes at base.
+func within(p, base unsafe.Pointer, size uintptr) bool {
+	return uintptr(p) >= uintptr(base) && uintptr(p) < uintptr(base)+size
 }
 
 // decodeInto gives the caller the verified claims as a T; when T embeds

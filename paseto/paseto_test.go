@@ -124,9 +124,24 @@ func TestDefaultsAndExpiry(t *testing.T) {
 	if _, err := paseto.Decrypt[paseto.Claims](k, never, paseto.Policy{Now: now, NoExpiry: true}); err != nil {
 		t.Fatalf("no exp, opted out: %v", err)
 	}
-	// A pointer to claims is not changed, so it must carry exp.
-	if _, err := paseto.Encrypt(k, &appClaims{}, paseto.Options{Now: now}); !errors.Is(err, signet.ErrMissingClaim) {
-		t.Fatalf("pointer without exp: %v", err)
+	// A pointer to claims, or an embedded *Claims, gets the defaults in the
+	// token, never in the caller's value.
+	shared := &appClaims{}
+	pt := issue(t, k, shared, paseto.Options{Now: now})
+	if !shared.ExpiresAt.IsZero() || !shared.IssuedAt.IsZero() {
+		t.Fatalf("caller's claims changed: %+v", shared)
+	}
+	if c, err := paseto.Decrypt[paseto.Claims](k, pt, paseto.Policy{Now: now}); err != nil || !c.ExpiresAt.Equal(now.Add(paseto.DefaultLifetime)) {
+		t.Fatalf("%+v %v", c, err)
+	}
+	type withPtr struct {
+		*paseto.Claims
+		Role string `json:"role"`
+	}
+	tmpl := withPtr{Claims: &paseto.Claims{Subject: "alice"}, Role: "r"}
+	issue(t, k, tmpl, paseto.Options{Now: now})
+	if !tmpl.ExpiresAt.IsZero() || !tmpl.IssuedAt.IsZero() {
+		t.Fatalf("embedded *Claims changed: %+v", tmpl.Claims)
 	}
 	// A map gets the defaults too.
 	mt := issue(t, k, paseto.Map{"sub": "m"}, paseto.Options{Now: now})

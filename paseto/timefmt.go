@@ -34,11 +34,12 @@ func parseTime(s string) (time.Time, bool) {
 		for n < len(rest) && rest[n] >= '0' && rest[n] <= '9' {
 			n++
 		}
-		if n == 1 || n > 10 {
+		if n == 1 {
 			return time.Time{}, false
 		}
-		frac, _ := digits(rest[1:n])
-		for i := n - 1; i < 9; i++ {
+		// Nanoseconds: digits past the ninth are read and dropped.
+		frac, _ := digits(rest[1:min(n, 10)])
+		for i := min(n, 10) - 1; i < 9; i++ {
 			frac *= 10
 		}
 		nsec, rest = frac, rest[n:]
@@ -101,6 +102,9 @@ func daysFromCivil(y, m, d int) int64 {
 		y--
 	}
 	era := y / 400
+	if y < 0 && y%400 != 0 { // floor division (only year 0000 in Jan–Feb)
+		era--
+	}
 	yoe := y - era*400
 	mp := (m + 9) % 12
 	doy := (153*mp+2)/5 + d - 1

@@ -346,16 +346,24 @@ const (
 // footerKeyID returns the kid of a JSON footer, or "" when the footer is
 // not a JSON object or has no kid.
 func footerKeyID(f []byte) (string, error) {
-	if len(f) == 0 || f[0] != '{' {
+	s := strings.TrimLeft(bytesToString(f), " \t\r\n")
+	if len(s) == 0 || s[0] != '{' {
 		return "", nil
 	}
-	s := bytesToString(f)
 	if depth, members := jsonShape(s); depth > maxFooterDepth || members > maxFooterKeys {
 		return "", fmt.Errorf("%w: JSON footer deeper than %d or with more than %d members", signet.ErrFooter, maxFooterDepth, maxFooterKeys)
+	}
+	// Names that differ only in case ("KID", "Kid") would let a caller's
+	// encoding/json read another kid than the one the key was chosen by.
+	if err := jsonx.ValidFold(s); err != nil {
+		return "", fmt.Errorf("%w: JSON footer: %v", signet.ErrFooter, err)
 	}
 	m := jsonx.NewMembers(s)
 	kid := ""
 	for m.Next(s) {
+		if name := m.Name(s); name != "kid" && strings.EqualFold(name, "kid") {
+			return "", fmt.Errorf("%w: JSON footer names its key ID %q, not \"kid\"", signet.ErrFooter, clip(name))
+		}
 		if m.Name(s) == "kid" {
 			v, ok := m.String(s)
 			if !ok {

@@ -41,31 +41,6 @@ type v4State struct {
 	tag  [32]byte
 	pae  []byte // scratch for the MAC's input, reused
 	raw  []byte // scratch for n ‖ c ‖ t, reused
-	rnd  nonces
-}
-
-// nonces hands out 32-byte nonces from a buffer filled by crypto/rand a
-// kilobyte at a time, which amortises the system call; each nonce is used
-// once.
-type nonces struct {
-	buf [1024]byte
-	pos int
-}
-
-func (r *nonces) next(dst []byte) error {
-	if r.pos == 0 || r.pos+len(dst) > len(r.buf) {
-		if _, err := rand.Read(r.buf[:]); err != nil {
-			return fmt.Errorf("paseto: nonce: %w", err)
-		}
-		r.pos = 0
-	}
-	copy(dst, r.buf[r.pos:r.pos+len(dst)])
-	clear(r.buf[r.pos : r.pos+len(dst)])
-	r.pos += len(dst)
-	if r.pos == len(r.buf) {
-		r.pos = 0
-	}
-	return nil
 }
 
 type v4PoolID struct{}
@@ -131,8 +106,10 @@ func encryptV4(key *signet.Key, m, f, i, nonce []byte) (string, error) {
 	n := raw[:nonceSize]
 	if nonce != nil {
 		copy(n, nonce)
-	} else if err := st.rnd.next(n); err != nil {
-		return "", err
+	} else if _, err := rand.Read(n); err != nil {
+		// Each nonce comes straight from the system's CSPRNG: nothing is
+		// buffered that a cloned VM or forked process could hand out twice.
+		return "", fmt.Errorf("paseto: nonce: %w", err)
 	}
 	st.derive(n)
 	c := raw[nonceSize : nonceSize+len(m)]
