@@ -10,8 +10,9 @@ import (
 	"crypto/subtle"
 	"fmt"
 	"hash"
-	"strings"
 	"sync"
+
+	"github.com/signet-go/signet/internal/clip"
 )
 
 // Key is a signing or verification key bound, for its whole life, to exactly
@@ -383,20 +384,10 @@ func (k *Key) Equal(o *Key) bool {
 // accepts any kid).
 func (k *Key) Select(kid string, alg Algorithm) (Candidates, error) {
 	if alg != k.spec.name {
-		return Candidates{}, fmt.Errorf("%w: input names %q, key is %s", ErrAlgorithmMismatch, clip(string(alg)), k.spec.name)
+		return Candidates{}, fmt.Errorf("%w: input names %q, key is %s", ErrAlgorithmMismatch, clip.String(string(alg)), k.spec.name)
 	}
 	if kid != "" && k.kid != "" && kid != k.kid {
-		return Candidates{}, fmt.Errorf("%w: kid %q", ErrKeyNotFound, clip(kid))
+		return Candidates{}, fmt.Errorf("%w: kid %q", ErrKeyNotFound, clip.String(kid))
 	}
 	return Candidates{one: k}, nil
-}
-
-// clip bounds attacker-controlled text quoted in error messages. It copies,
-// so that the input (often a view of a caller's buffer) never escapes
-// through an error.
-func clip(s string) string {
-	if len(s) > 64 {
-		return strings.Clone(s[:64]) + "…"
-	}
-	return strings.Clone(s)
 }

@@ -1,6 +1,10 @@
 package signet
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/signet-go/signet/internal/clip"
+)
 
 // Keys is where verification finds its key: a single *Key or a *KeySet.
 // Select returns the candidate keys for input that names the key ID kid
@@ -59,7 +63,7 @@ func NewKeySet(keys ...*Key) (*KeySet, error) {
 			s.byAlg[k.spec.name] = append(s.byAlg[k.spec.name], k)
 		} else {
 			if _, dup := s.byKID[k.kid]; dup {
-				return nil, fmt.Errorf("%w: key set: duplicate kid %q", ErrUnsupported, clip(k.kid))
+				return nil, fmt.Errorf("%w: key set: duplicate kid %q", ErrUnsupported, clip.String(k.kid))
 			}
 			s.byKID[k.kid] = k
 		}
@@ -87,10 +91,10 @@ func (s *KeySet) Select(kid string, alg Algorithm) (Candidates, error) {
 	if kid != "" {
 		k, ok := s.byKID[kid]
 		if !ok {
-			return Candidates{}, fmt.Errorf("%w: kid %q", ErrKeyNotFound, clip(kid))
+			return Candidates{}, fmt.Errorf("%w: kid %q", ErrKeyNotFound, clip.String(kid))
 		}
 		if k.spec.name != alg {
-			return Candidates{}, fmt.Errorf("%w: input names %q, key %q is %s", ErrAlgorithmMismatch, clip(string(alg)), clip(kid), k.spec.name)
+			return Candidates{}, fmt.Errorf("%w: input names %q, key %q is %s", ErrAlgorithmMismatch, clip.String(string(alg)), clip.String(kid), k.spec.name)
 		}
 		return Candidates{one: k}, nil
 	}
@@ -104,7 +108,7 @@ func (s *KeySet) Select(kid string, alg Algorithm) (Candidates, error) {
 		}
 	}
 	if len(c) == 0 {
-		return Candidates{}, fmt.Errorf("%w: no key for algorithm %q", ErrKeyNotFound, clip(string(alg)))
+		return Candidates{}, fmt.Errorf("%w: no key for algorithm %q", ErrKeyNotFound, clip.String(string(alg)))
 	}
 	return Candidates{many: c}, nil
 }

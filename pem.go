@@ -11,6 +11,8 @@ import (
 	"encoding/asn1"
 	"encoding/pem"
 	"fmt"
+
+	"github.com/signet-go/signet/internal/clip"
 )
 
 // MaxPEMSize is the largest PEM input ParsePEM reads. It holds an RSA-16384
@@ -53,7 +55,7 @@ func ParsePEM(data []byte, alg Algorithm) (*Key, error) {
 		return nil, fmt.Errorf("%w: no PEM block", ErrMalformed)
 	}
 	if next, _ := pem.Decode(rest); next != nil {
-		return nil, fmt.Errorf("%w: more than one PEM block (%q after %q)", ErrMalformed, clip(next.Type), clip(block.Type))
+		return nil, fmt.Errorf("%w: more than one PEM block (%q after %q)", ErrMalformed, clip.String(next.Type), clip.String(block.Type))
 	}
 	if len(block.Headers) > 0 {
 		return nil, fmt.Errorf("%w: PEM block with headers (encrypted keys are not read)", ErrUnsupported)
@@ -92,7 +94,7 @@ func parsePEMBlock(block *pem.Block) (any, error) {
 	case "ENCRYPTED PRIVATE KEY":
 		return nil, fmt.Errorf("%w: encrypted PKCS #8 key", ErrUnsupported)
 	default:
-		return nil, fmt.Errorf("%w: PEM block type %q", ErrUnsupported, clip(block.Type))
+		return nil, fmt.Errorf("%w: PEM block type %q", ErrUnsupported, clip.String(block.Type))
 	}
 	if err != nil {
 		// x509's messages are ASN.1 dumps; a short reason reads better.

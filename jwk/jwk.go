@@ -13,6 +13,7 @@ import (
 
 	"github.com/signet-go/signet"
 	"github.com/signet-go/signet/internal/b64"
+	"github.com/signet-go/signet/internal/clip"
 	"github.com/signet-go/signet/internal/jsonx"
 )
 
@@ -204,7 +205,7 @@ func parseMembers(m members, alg signet.Algorithm) (*signet.Key, error) {
 	switch kty {
 	case "oct", "RSA", "EC", "OKP":
 	default:
-		return nil, fmt.Errorf("%w: JWK key type %q", signet.ErrUnsupported, clip(kty))
+		return nil, fmt.Errorf("%w: JWK key type %q", signet.ErrUnsupported, clip.String(kty))
 	}
 	if err := checkUsage(m); err != nil {
 		return nil, err
@@ -223,7 +224,7 @@ func parseMembers(m members, alg signet.Algorithm) (*signet.Key, error) {
 	case alg == "":
 		alg = signet.Algorithm(named)
 	case hasAlg && named != string(alg):
-		return nil, fmt.Errorf("%w: JWK \"alg\" is %q, expected %s", signet.ErrAlgorithmMismatch, clip(named), alg)
+		return nil, fmt.Errorf("%w: JWK \"alg\" is %q, expected %s", signet.ErrAlgorithmMismatch, clip.String(named), alg)
 	}
 	if _, err := signet.ParseAlgorithm(string(alg)); err != nil {
 		return nil, err
@@ -262,7 +263,7 @@ func checkUsage(m members) error {
 		return err
 	}
 	if ok && use != "sig" {
-		return fmt.Errorf("%w: JWK \"use\" is %q, not \"sig\"", signet.ErrKeyUsage, clip(use))
+		return fmt.Errorf("%w: JWK \"use\" is %q, not \"sig\"", signet.ErrKeyUsage, clip.String(use))
 	}
 	raw, ok := m["key_ops"]
 	if !ok {
@@ -282,11 +283,11 @@ func checkUsage(m members) error {
 	seen := make(map[string]bool, len(ops))
 	for _, op := range ops {
 		if seen[op] {
-			return fmt.Errorf("%w: \"key_ops\" repeats %q", signet.ErrMalformed, clip(op))
+			return fmt.Errorf("%w: \"key_ops\" repeats %q", signet.ErrMalformed, clip.String(op))
 		}
 		seen[op] = true
 		if op != "sign" && op != "verify" {
-			return fmt.Errorf("%w: JWK \"key_ops\" allows %q", signet.ErrKeyUsage, clip(op))
+			return fmt.Errorf("%w: JWK \"key_ops\" allows %q", signet.ErrKeyUsage, clip.String(op))
 		}
 	}
 	return nil
@@ -315,7 +316,7 @@ func curveKind(m members, kty string, alg signet.Algorithm, want kind, known ...
 		isKnown = isKnown || crv == c
 	}
 	if !isKnown {
-		return fmt.Errorf("%w: JWK %s curve %q", signet.ErrUnsupported, kty, clip(crv))
+		return fmt.Errorf("%w: JWK %s curve %q", signet.ErrUnsupported, kty, clip.String(crv))
 	}
 	if want.kty != kty || want.crv != crv {
 		return fmt.Errorf("%w: JWK %s key on %q cannot be a %s key", signet.ErrAlgorithmMismatch, kty, crv, alg)
@@ -478,14 +479,6 @@ func checkRSASizes(n, d, p, q []byte) error {
 		return fmt.Errorf("%w: RSA private parameters are too large for the modulus", signet.ErrWeakKey)
 	}
 	return nil
-}
-
-// clip bounds input quoted in error messages.
-func clip(s string) string {
-	if len(s) > 64 {
-		return s[:64] + "…"
-	}
-	return s
 }
 
 // jsonKey is a JWK as written, members in a fixed order.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/signet-go/signet"
+	"github.com/signet-go/signet/internal/clip"
 	"github.com/signet-go/signet/internal/jsonx"
 )
 
@@ -84,7 +85,7 @@ func ParseSet(data []byte) (*signet.KeySet, error) {
 		}
 		if kid := k.KeyID(); kid != "" {
 			if kids[kid] {
-				return nil, fmt.Errorf("%w: JWK Set repeats kid %q", signet.ErrUnsupported, clip(kid))
+				return nil, fmt.Errorf("%w: JWK Set repeats kid %q", signet.ErrUnsupported, clip.String(kid))
 			}
 			kids[kid] = true
 		}
@@ -109,7 +110,7 @@ func MarshalSet(keys ...*signet.Key) ([]byte, error) {
 		}
 		if jk.Kid != "" {
 			if kids[jk.Kid] {
-				return nil, fmt.Errorf("%w: jwk: set repeats kid %q", signet.ErrUnsupported, clip(jk.Kid))
+				return nil, fmt.Errorf("%w: jwk: set repeats kid %q", signet.ErrUnsupported, clip.String(jk.Kid))
 			}
 			kids[jk.Kid] = true
 		}

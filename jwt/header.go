@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/signet-go/signet"
+	"github.com/signet-go/signet/internal/clip"
 	"github.com/signet-go/signet/internal/jsonx"
 )
 
@@ -62,7 +63,7 @@ func parseHeader(s string) (Header, error) {
 	case !hasAlg:
 		return Header{}, fmt.Errorf("%w: header has no alg", signet.ErrMalformed)
 	case isNone(string(h.Algorithm)):
-		return Header{}, fmt.Errorf("%w: alg %q is never accepted", signet.ErrAlgorithmMismatch, clip(string(h.Algorithm)))
+		return Header{}, fmt.Errorf("%w: alg %q is never accepted", signet.ErrAlgorithmMismatch, clip.String(string(h.Algorithm)))
 	case sameType(h.ContentType, "JWT"):
 		return Header{}, fmt.Errorf("%w: nested JWT (cty JWT)", signet.ErrUnsupported)
 	}
@@ -130,7 +131,7 @@ func critError(v string) error {
 			name := ""
 			if ev := e.Value(v); ev[0] == '"' {
 				if u, err := jsonx.Unquote(ev); err == nil {
-					name = clip(u)
+					name = clip.String(u)
 				}
 			}
 			names = append(names, name)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/signet-go/signet"
+	"github.com/signet-go/signet/internal/clip"
 )
 
 // DefaultMaxSize is the largest token accepted when Policy.MaxSize is zero.
@@ -71,7 +72,7 @@ func (p *Policy) checkType(typ string) error {
 	} else if sameType(typ, want) {
 		return nil
 	}
-	return fmt.Errorf("%w: typ %q", signet.ErrType, clip(typ))
+	return fmt.Errorf("%w: typ %q", signet.ErrType, clip.String(typ))
 }
 
 func sameType(a, b string) bool {
@@ -108,25 +109,16 @@ func (p *Policy) validate(c *Claims, has uint8) error {
 		return fmt.Errorf("%w: iat %d, now %d", signet.ErrIssuedInFuture, c.IssuedAt, n)
 	}
 	if p.Issuer != "" && c.Issuer != p.Issuer {
-		return fmt.Errorf("%w: iss %q", signet.ErrIssuer, clip(c.Issuer))
+		return fmt.Errorf("%w: iss %q", signet.ErrIssuer, clip.String(c.Issuer))
 	}
 	if p.Audience != "" && !c.Audience.Contains(p.Audience) {
-		return fmt.Errorf("%w: want %q", signet.ErrAudience, clip(p.Audience))
+		return fmt.Errorf("%w: want %q", signet.ErrAudience, clip.String(p.Audience))
 	}
 	if p.Subject != "" && c.Subject != p.Subject {
-		return fmt.Errorf("%w: sub %q", signet.ErrSubject, clip(c.Subject))
+		return fmt.Errorf("%w: sub %q", signet.ErrSubject, clip.String(c.Subject))
 	}
 	if p.ID != "" && c.ID != p.ID {
-		return fmt.Errorf("%w: jti %q", signet.ErrTokenID, clip(c.ID))
+		return fmt.Errorf("%w: jti %q", signet.ErrTokenID, clip.String(c.ID))
 	}
 	return nil
-}
-
-// clip bounds attacker-controlled text quoted in error messages. It copies,
-// so that a view of a stack buffer never escapes through an error.
-func clip(s string) string {
-	if len(s) > 64 {
-		return strings.Clone(s[:64]) + "…"
-	}
-	return strings.Clone(s)
 }

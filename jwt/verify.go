@@ -9,6 +9,7 @@ import (
 
 	"github.com/signet-go/signet"
 	"github.com/signet-go/signet/internal/b64"
+	"github.com/signet-go/signet/internal/clip"
 	"github.com/signet-go/signet/internal/jsonx"
 )
 
@@ -133,7 +134,7 @@ func verify(keys signet.Keys, token string, p *Policy) (Header, string, error) {
 	if !h.Algorithm.IsJWS() {
 		// Another format's algorithm name (v4.public, say) never selects
 		// one of its keys for a JWS.
-		return Header{}, "", fmt.Errorf("%w: %q is not a JWS algorithm", signet.ErrAlgorithmMismatch, clip(string(h.Algorithm)))
+		return Header{}, "", fmt.Errorf("%w: %q is not a JWS algorithm", signet.ErrAlgorithmMismatch, clip.String(string(h.Algorithm)))
 	}
 	cands, err := selectKeys(keys, h.KeyID, h.Algorithm)
 	if err != nil {

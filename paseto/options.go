@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/signet-go/signet"
+	"github.com/signet-go/signet/internal/clip"
 )
 
 // DefaultLifetime is the life of a token issued without exp, when
@@ -138,23 +139,16 @@ func (p *Policy) validate(c *Claims, has uint8) error {
 		return fmt.Errorf("%w: iat %s", signet.ErrIssuedInFuture, c.IssuedAt.Format(time.RFC3339))
 	}
 	if p.Issuer != "" && c.Issuer != p.Issuer {
-		return fmt.Errorf("%w: iss %q", signet.ErrIssuer, clip(c.Issuer))
+		return fmt.Errorf("%w: iss %q", signet.ErrIssuer, clip.String(c.Issuer))
 	}
 	if p.Audience != "" && c.Audience != p.Audience {
-		return fmt.Errorf("%w: aud %q", signet.ErrAudience, clip(c.Audience))
+		return fmt.Errorf("%w: aud %q", signet.ErrAudience, clip.String(c.Audience))
 	}
 	if p.Subject != "" && c.Subject != p.Subject {
-		return fmt.Errorf("%w: sub %q", signet.ErrSubject, clip(c.Subject))
+		return fmt.Errorf("%w: sub %q", signet.ErrSubject, clip.String(c.Subject))
 	}
 	if p.ID != "" && c.ID != p.ID {
-		return fmt.Errorf("%w: jti %q", signet.ErrTokenID, clip(c.ID))
+		return fmt.Errorf("%w: jti %q", signet.ErrTokenID, clip.String(c.ID))
 	}
 	return nil
-}
-
-func clip(s string) string {
-	if len(s) > 64 {
-		return s[:64] + "…"
-	}
-	return s
 }

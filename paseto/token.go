@@ -6,6 +6,7 @@ import (
 
 	"github.com/signet-go/signet"
 	"github.com/signet-go/signet/internal/b64"
+	"github.com/signet-go/signet/internal/clip"
 	"github.com/signet-go/signet/internal/jsonx"
 )
 
@@ -362,7 +363,7 @@ func footerKeyID(f []byte) (string, error) {
 	kid := ""
 	for m.Next(s) {
 		if name := m.Name(s); name != "kid" && strings.EqualFold(name, "kid") {
-			return "", fmt.Errorf("%w: JSON footer names its key ID %q, not \"kid\"", signet.ErrFooter, clip(name))
+			return "", fmt.Errorf("%w: JSON footer names its key ID %q, not \"kid\"", signet.ErrFooter, clip.String(name))
 		}
 		if m.Name(s) == "kid" {
 			v, ok := m.String(s)

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/signet-go/signet"
+	"github.com/signet-go/signet/internal/clip"
 )
 
 // usageError is a command line the CLI cannot act on: exit code 2, the
@@ -99,7 +100,7 @@ var pasetoAlgorithms = map[signet.Algorithm]bool{
 func (cmd *command) parseAlg(name string) (signet.Algorithm, error) {
 	alg, err := signet.ParseAlgorithm(name)
 	if err != nil {
-		return "", cmd.usageErr("unknown algorithm %q (one of %s)", clip(name), algorithmList())
+		return "", cmd.usageErr("unknown algorithm %q (one of %s)", clip.String(name), algorithmList())
 	}
 	return alg, nil
 }
@@ -135,12 +136,4 @@ func joinAlgs(algs []signet.Algorithm) string {
 		names[i] = string(a)
 	}
 	return strings.Join(names, " ")
-}
-
-// clip bounds text from the command line or input quoted in messages.
-func clip(s string) string {
-	if len(s) > 64 {
-		return s[:64] + "…"
-	}
-	return s
 }

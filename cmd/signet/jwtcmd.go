@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/signet-go/signet"
+	"github.com/signet-go/signet/internal/clip"
 	"github.com/signet-go/signet/internal/jsonx"
 	"github.com/signet-go/signet/jwt"
 )
@@ -28,7 +29,7 @@ func (c *cli) jwtSign(args []string) error {
 	}
 	switch {
 	case len(pos) != 0:
-		return cmd.usageErr("unexpected argument %q", clip(pos[0]))
+		return cmd.usageErr("unexpected argument %q", clip.String(pos[0]))
 	case *keyPath == "":
 		return cmd.usageErr("--key is required")
 	case set["exp"] && *exp <= 0:
@@ -195,7 +196,7 @@ func (c *cli) jwtVerify(args []string) error {
 	}
 	switch {
 	case len(pos) != 0:
-		return cmd.usageErr("unexpected argument %q (the token is read from stdin)", clip(pos[0]))
+		return cmd.usageErr("unexpected argument %q (the token is read from stdin)", clip.String(pos[0]))
 	case (*keyPath == "") == (*jwksPath == ""):
 		return cmd.usageErr("give exactly one of --key and --jwks")
 	case *jwksPath != "" && set["alg"]:

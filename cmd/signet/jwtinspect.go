@@ -8,6 +8,7 @@ import (
 
 	"github.com/signet-go/signet"
 	"github.com/signet-go/signet/internal/b64"
+	"github.com/signet-go/signet/internal/clip"
 	"github.com/signet-go/signet/internal/jsonx"
 )
 
@@ -27,7 +28,7 @@ func (c *cli) jwtInspect(args []string) error {
 		return err
 	}
 	if len(pos) != 0 {
-		return cmd.usageErr("unexpected argument %q (the token is read from stdin)", clip(pos[0]))
+		return cmd.usageErr("unexpected argument %q (the token is read from stdin)", clip.String(pos[0]))
 	}
 	token, err := readToken(c)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/signet-go/signet"
+	"github.com/signet-go/signet/internal/clip"
 	"github.com/signet-go/signet/internal/jsonx"
 	"github.com/signet-go/signet/paseto"
 )
@@ -31,7 +32,7 @@ func (c *cli) paseto(args []string) error {
 		_, err := io.WriteString(c.stdout, usageText)
 		return err
 	default:
-		return &usageError{msg: fmt.Sprintf("paseto: unknown subcommand %q (encrypt, decrypt, sign or verify)", clip(sub)), usage: usageText}
+		return &usageError{msg: fmt.Sprintf("paseto: unknown subcommand %q (encrypt, decrypt, sign or verify)", clip.String(sub)), usage: usageText}
 	}
 }
 
@@ -65,7 +66,7 @@ func (c *cli) pasetoIssue(args []string, public bool) error {
 	}
 	switch {
 	case len(pos) != 0:
-		return cmd.usageErr("unexpected argument %q", clip(pos[0]))
+		return cmd.usageErr("unexpected argument %q", clip.String(pos[0]))
 	case *keyPath == "":
 		return cmd.usageErr("--key is required")
 	case set["exp"] && *exp <= 0:
@@ -171,7 +172,7 @@ func (c *cli) pasetoCheck(args []string, public bool) error {
 	}
 	switch {
 	case len(pos) != 0:
-		return cmd.usageErr("unexpected argument %q (the token is read from stdin)", clip(pos[0]))
+		return cmd.usageErr("unexpected argument %q (the token is read from stdin)", clip.String(pos[0]))
 	case *keyPath == "":
 		return cmd.usageErr("--key is required")
 	case *leeway < 0 || *leeway > paseto.MaxLeeway:

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/signet-go/signet"
+	"github.com/signet-go/signet/internal/clip"
 	"github.com/signet-go/signet/jwk"
 	"github.com/signet-go/signet/paserk"
 )
@@ -21,7 +22,7 @@ func (c *cli) pub(args []string) error {
 		return err
 	}
 	if len(pos) != 0 {
-		return cmd.usageErr("unexpected argument %q (the key is read from stdin)", clip(pos[0]))
+		return cmd.usageErr("unexpected argument %q (the key is read from stdin)", clip.String(pos[0]))
 	}
 	alg, err := cmd.optionalAlg(*algName, set["alg"])
 	if err != nil {
