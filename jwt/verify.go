@@ -146,7 +146,7 @@ func verify(keys signet.Keys, token string, p *Policy) (Header, string, error) {
 		return Header{}, "", err
 	}
 	if cands.Len() == 0 {
-		return Header{}, "", fmt.Errorf("%w: no key for %s", signet.ErrKeyNotFound, h.Algorithm)
+		return Header{}, "", fmt.Errorf("%w: no key for %s", signet.ErrKeyNotFound, clip.String(string(h.Algorithm)))
 	}
 	msg := unsafe.Slice(unsafe.StringData(token), j)
 	var key *signet.Key
@@ -154,7 +154,7 @@ func verify(keys signet.Keys, token string, p *Policy) (Header, string, error) {
 		k := cands.At(n)
 		if k.Algorithm() != h.Algorithm {
 			// A Keys implementation offered a key of another algorithm.
-			return Header{}, "", fmt.Errorf("%w: key for %s offered for %s", signet.ErrAlgorithmMismatch, k.Algorithm(), h.Algorithm)
+			return Header{}, "", fmt.Errorf("%w: key for %s offered for %s", signet.ErrAlgorithmMismatch, k.Algorithm(), clip.String(string(h.Algorithm)))
 		}
 		if err = k.Verify(msg, sig); err == nil {
 			key = k

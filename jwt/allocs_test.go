@@ -1,0 +1,44 @@
+//go:build !race
+
+package jwt_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/signet-go/signet"
+	"github.com/signet-go/signet/internal/b64"
+	"github.com/signet-go/signet/jwt"
+)
+
+// TestAllocations pins the allocation counts the benchmarks report (they
+// are exact, unlike times): a forged token costs none, signing one (the
+// token), verifying into Claims two (payload and aud).
+func TestAllocations(t *testing.T) {
+	k := mustKey(t, signet.HS256)
+	c := jwt.Claims{Issuer: "https://issuer.example", Subject: "user@example.com", Audience: jwt.Audience{"api"},
+		ExpiresAt: jwt.At(now.Add(time.Hour)), IssuedAt: jwt.At(now)}
+	tok, err := jwt.Sign(k, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dot := strings.LastIndexByte(tok, '.')
+	sig, _ := b64.DecodeString(tok[dot+1:])
+	sig[0] ^= 1
+	forged := tok[:dot+1] + b64.EncodeToString(sig)
+	p := jwt.Policy{Now: now, Audience: "api"}
+	for _, m := range []struct {
+		name string
+		max  float64
+		f    func()
+	}{
+		{"sign", 1, func() { _, _ = jwt.Sign(k, c) }},
+		{"verify", 2, func() { _, _ = jwt.Verify[jwt.Claims](k, tok, p) }},
+		{"forged", 0, func() { _, _ = jwt.Verify[jwt.Claims](k, forged, p) }},
+	} {
+		if got := testing.AllocsPerRun(100, m.f); got > m.max {
+			t.Errorf("%s: %.0f allocations, want at most %.0f", m.name, got, m.max)
+		}
+	}
+}

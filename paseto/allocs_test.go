@@ -1,0 +1,30 @@
+//go:build !race
+
+package paseto_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/signet-go/signet"
+	"github.com/signet-go/signet/paseto"
+)
+
+// TestAllocations pins v4.local at two allocations per operation (the
+// token or decoded buffer, and the MAC's BLAKE2b digest).
+func TestAllocations(t *testing.T) {
+	k := key(t, signet.V4Local)
+	c := paseto.Claims{Issuer: "i", Subject: "s", Audience: "a", ExpiresAt: now.Add(time.Hour), IssuedAt: now}
+	o := paseto.Options{Now: now}
+	tok, err := paseto.Encrypt(k, c, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := paseto.Policy{Now: now, Audience: "a"}
+	if got := testing.AllocsPerRun(100, func() { _, _ = paseto.Encrypt(k, c, o) }); got > 2 {
+		t.Errorf("encrypt: %.0f allocations", got)
+	}
+	if got := testing.AllocsPerRun(100, func() { _, _ = paseto.Decrypt[paseto.Claims](k, tok, p) }); got > 2 {
+		t.Errorf("decrypt: %.0f allocations", got)
+	}
+}
