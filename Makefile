@@ -40,6 +40,8 @@ interop-deps:
 unit:
 	@echo "== go test -race"
 	SIGNET_INTEROP=1 $(GO) test -race -count=1 ./...
+	@echo "== allocation counts (without the race detector, which adds its own)"
+	$(GO) test -count=1 -run Allocations ./jwt ./paseto
 	@echo "== PASERK password vectors at their real Argon2id/PBKDF2 costs"
 	$(GO) test -count=1 -run Vectors ./paserk -long
 
