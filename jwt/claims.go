@@ -1,7 +1,6 @@
 package jwt
 
 import (
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -252,19 +251,3 @@ func claimTypeError(name string) error {
 // Map is the untyped form of a claims set: Verify[jwt.Map] returns every
 // claim, with numbers as json.Number so that no precision is lost.
 type Map map[string]any
-
-// unmarshalInto decodes a verified payload into the caller's type.
-func unmarshalInto[T any](payload []byte, out *T) error {
-	var err error
-	if m, ok := any(out).(*Map); ok {
-		d := json.NewDecoder(bytesReader(payload))
-		d.UseNumber()
-		err = d.Decode(m)
-	} else {
-		err = json.Unmarshal(payload, out)
-	}
-	if err != nil {
-		return fmt.Errorf("%w: claims: %v", signet.ErrMalformed, err)
-	}
-	return nil
-}

@@ -1,7 +1,6 @@
 package jwt
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -9,8 +8,8 @@ import (
 
 	"github.com/signet-go/signet"
 	"github.com/signet-go/signet/internal/b64"
+	"github.com/signet-go/signet/internal/claimsjson"
 	"github.com/signet-go/signet/internal/clip"
-	"github.com/signet-go/signet/internal/jsonx"
 )
 
 // Verify checks token and returns its claims as a T (Claims, a struct
@@ -50,16 +49,9 @@ func Verify[T any](keys signet.Keys, token string, p Policy) (T, error) {
 // the caller reads is what was checked.
 func decodeInto[T any](payload string, c *Claims) (T, error) {
 	var out T
-	// encoding/json matches member names case-insensitively (with Unicode
-	// folding): {"sub":"alice","SUB":"admin"} would fill a field from the
-	// second. Such objects are refused, at any depth, before it runs.
-	if needsFoldCheck(&out) {
-		if err := jsonx.ValidFold(payload); err != nil {
-			return out, fmt.Errorf("%w: claims: member names differ only in case: %v", signet.ErrMalformed, err)
-		}
-	}
-	// A copy: a caller's UnmarshalJSON may write to what it is given.
-	if err := unmarshalInto([]byte(payload), &out); err != nil {
+	_, asMap := any(&out).(*Map)
+	_, raw := any(&out).(*json.RawMessage)
+	if err := claimsjson.Decode(payload, &out, asMap, asMap || raw); err != nil {
 		var zero T
 		return zero, err
 	}
@@ -209,17 +201,4 @@ func decodeSegment(buf []byte, s, what string) ([]byte, error) {
 		return nil, fmt.Errorf("%w: %s is not strict base64url", signet.ErrMalformed, what)
 	}
 	return buf, nil
-}
-
-func bytesReader(b []byte) *bytes.Reader { return bytes.NewReader(b) }
-
-// needsFoldCheck: only struct-like targets are filled by encoding/json's
-// case-insensitive field matching; a Map or a json.RawMessage keeps every
-// member as it is.
-func needsFoldCheck(out any) bool {
-	switch out.(type) {
-	case *Map, *json.RawMessage:
-		return false
-	}
-	return true
 }

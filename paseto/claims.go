@@ -8,6 +8,7 @@ import (
 	"unsafe"
 
 	"github.com/signet-go/signet"
+	"github.com/signet-go/signet/internal/claimsjson"
 	"github.com/signet-go/signet/internal/jsonx"
 )
 
@@ -270,22 +271,11 @@ func within(p, base unsafe.Pointer, size uintptr) bool {
 // Claims (or points to such a type), those are set to the validated ones.
 func decodeInto[T any](payload string, c *Claims) (T, error) {
 	var out T
-	if needsFoldCheck(&out) {
-		if err := jsonx.ValidFold(payload); err != nil {
-			return out, fmt.Errorf("%w: claims: member names differ only in case: %v", signet.ErrMalformed, err)
-		}
-	}
-	var err error
-	if m, ok := any(&out).(*Map); ok {
-		d := json.NewDecoder(strings.NewReader(payload))
-		d.UseNumber()
-		err = d.Decode(m)
-	} else {
-		err = json.Unmarshal([]byte(payload), &out)
-	}
-	if err != nil {
+	_, asMap := any(&out).(*Map)
+	_, raw := any(&out).(*json.RawMessage)
+	if err := claimsjson.Decode(payload, &out, asMap, asMap || raw); err != nil {
 		var zero T
-		return zero, fmt.Errorf("%w: claims: %v", signet.ErrMalformed, err)
+		return zero, err
 	}
 	r, ok := any(&out).(registeredClaims)
 	if !ok {
@@ -297,15 +287,4 @@ func decodeInto[T any](payload string, c *Claims) (T, error) {
 		}
 	}
 	return out, nil
-}
-
-// needsFoldCheck: only struct-like targets are filled by encoding/json's
-// case-insensitive field matching; a Map or a json.RawMessage keeps every
-// member as it is.
-func needsFoldCheck(out any) bool {
-	switch out.(type) {
-	case *Map, *json.RawMessage:
-		return false
-	}
-	return true
 }

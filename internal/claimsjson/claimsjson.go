@@ -1,0 +1,42 @@
+// Package claimsjson hands a verified claims payload to a caller's type
+// with encoding/json, the way both jwt and paseto do it: the payload has
+// already been validated strictly (internal/jsonx); what is left is to
+// refuse what encoding/json would read differently, and to decode a copy.
+package claimsjson
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/signet-go/signet"
+	"github.com/signet-go/signet/internal/jsonx"
+)
+
+// Decode decodes payload into out, a pointer. asMap says out is a map of
+// the claims: numbers come back as json.Number, so none loses precision.
+// verbatim says out keeps every member as it is (a map or a
+// json.RawMessage); otherwise out is filled by encoding/json's
+// case-insensitive field matching, so an object whose member names differ
+// only in case ({"sub":"alice","SUB":"admin"}), at any depth, is refused
+// first. Errors wrap signet.ErrMalformed.
+func Decode(payload string, out any, asMap, verbatim bool) error {
+	if !verbatim {
+		if err := jsonx.ValidFold(payload); err != nil {
+			return fmt.Errorf("%w: claims: member names differ only in case: %v", signet.ErrMalformed, err)
+		}
+	}
+	var err error
+	if asMap {
+		d := json.NewDecoder(strings.NewReader(payload))
+		d.UseNumber()
+		err = d.Decode(out)
+	} else {
+		// A copy: a caller's UnmarshalJSON may write to what it is given.
+		err = json.Unmarshal([]byte(payload), out)
+	}
+	if err != nil {
+		return fmt.Errorf("%w: claims: %v", signet.ErrMalformed, err)
+	}
+	return nil
+}
