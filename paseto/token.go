@@ -15,27 +15,45 @@ import (
 // struct embedding Claims, a Map, or any value encoding/json writes as an
 // object; iat and exp are set when absent (see Options).
 func Encrypt[T any](key *signet.Key, claims T, o Options) (string, error) {
+	return issue(key, claims, &o, false)
+}
+
+// issue encodes claims (with the issuing defaults) and makes the token.
+func issue[T any](key *signet.Key, claims T, o *Options, public bool) (string, error) {
 	var scratch [512]byte
 	if err := o.check(); err != nil {
 		return "", err
 	}
-	m, err := encodeClaims(scratch[:0], claims, &o)
+	m, err := encodeClaims(scratch[:0], claims, o)
 	if err != nil {
 		return "", err
 	}
-	return encrypt(key, m, &o)
+	return finish(key, m, o, public)
 }
 
-// EncryptBytes encrypts a payload as it is: a JSON object (PASETO requires
-// one), which is not otherwise interpreted. Use Encrypt for claims.
-func EncryptBytes(key *signet.Key, payload []byte, o Options) (string, error) {
+// finish signs (public) or encrypts the encoded payload.
+func finish(key *signet.Key, payload []byte, o *Options, public bool) (string, error) {
+	if public {
+		return sign(key, payload, o)
+	}
+	return encrypt(key, payload, o)
+}
+
+// issueBytes makes a token of a payload given as it is.
+func issueBytes(key *signet.Key, payload []byte, o *Options, public bool) (string, error) {
 	if err := o.check(); err != nil {
 		return "", err
 	}
 	if err := checkPayload(payload); err != nil {
 		return "", err
 	}
-	return encrypt(key, payload, &o)
+	return finish(key, payload, o, public)
+}
+
+// EncryptBytes encrypts a payload as it is: a JSON object (PASETO requires
+// one), which is not otherwise interpreted. Use Encrypt for claims.
+func EncryptBytes(key *signet.Key, payload []byte, o Options) (string, error) {
+	return issueBytes(key, payload, &o, false)
 }
 
 func encrypt(key *signet.Key, payload []byte, o *Options) (string, error) {
@@ -53,26 +71,12 @@ func encrypt(key *signet.Key, payload []byte, o *Options) (string, error) {
 // Sign returns a public token (v4.public or v3.public: the key says which)
 // carrying claims, signed, not encrypted: anyone can read its claims.
 func Sign[T any](key *signet.Key, claims T, o Options) (string, error) {
-	var scratch [512]byte
-	if err := o.check(); err != nil {
-		return "", err
-	}
-	m, err := encodeClaims(scratch[:0], claims, &o)
-	if err != nil {
-		return "", err
-	}
-	return sign(key, m, &o)
+	return issue(key, claims, &o, true)
 }
 
 // SignBytes signs a payload as it is (a JSON object). Use Sign for claims.
 func SignBytes(key *signet.Key, payload []byte, o Options) (string, error) {
-	if err := o.check(); err != nil {
-		return "", err
-	}
-	if err := checkPayload(payload); err != nil {
-		return "", err
-	}
-	return sign(key, payload, &o)
+	return issueBytes(key, payload, &o, true)
 }
 
 func sign(key *signet.Key, payload []byte, o *Options) (string, error) {
