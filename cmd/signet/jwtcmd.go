@@ -40,16 +40,10 @@ func (c *cli) jwtSign(args []string) error {
 		return err
 	}
 
-	var claims []byte
-	if *claimsPath != "" {
-		claims, err = readFile(*claimsPath, "claims file")
-	} else {
-		claims, err = readLimited(c.stdin, "claims on stdin")
-	}
+	claims, err := c.readClaims(*claimsPath)
 	if err != nil {
 		return err
 	}
-	claims = bytes.Trim(claims, " \t\r\n")
 	expAt, hasExp, err := checkClaims(claims)
 	if err != nil {
 		return err

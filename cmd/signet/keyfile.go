@@ -66,6 +66,19 @@ func readLimited(r io.Reader, what string) ([]byte, error) {
 	return data, nil
 }
 
+// readClaims reads claims JSON from the file at path, or stdin when path
+// is empty, without surrounding white space.
+func (c *cli) readClaims(path string) ([]byte, error) {
+	var data []byte
+	var err error
+	if path != "" {
+		data, err = readFile(path, "claims file")
+	} else {
+		data, err = readLimited(c.stdin, "claims on stdin")
+	}
+	return bytes.Trim(data, " \t\r\n"), err
+}
+
 // readFile reads the file at path, at most maxInput bytes.
 func readFile(path, what string) ([]byte, error) {
 	f, err := os.Open(path)
