@@ -352,22 +352,10 @@ func checkJoseKey(t *testing.T, c *algCase, r generateResult) {
 // the test, or fails it when SIGNET_INTEROP=1.
 func requirePeer(t *testing.T) (root, node string) {
 	t.Helper()
-	required := os.Getenv(envRequire) == "1"
-	unavailable := func(format string, args ...any) {
-		t.Helper()
-		msg := fmt.Sprintf(format, args...) + "; run `bash interop/setup.sh` from the repository root"
-		if required {
-			t.Fatalf("%s (%s=1: the jose interop test must run)", msg, envRequire)
-		}
-		t.Skipf("%s (set %s=1 to make this a failure)", msg, envRequire)
-	}
-	root = ".."
-	if b, err := os.ReadFile(filepath.Join(root, "go.mod")); err != nil || !bytes.Contains(b, []byte("module github.com/signet-go/signet\n")) {
-		t.Fatalf("cannot find the repository root at %s from the package directory (go.mod: %v)", root, err)
-	}
+	root = repoRoot(t)
 	node, err := exec.LookPath("node")
 	if err != nil {
-		unavailable("node (Node.js >= 20) is not installed or not in PATH")
+		unavailable(t, "jose", "node (Node.js >= 20) is not installed or not in PATH")
 	}
 	pinned := pinnedVersion(t, root)
 	installedPath := filepath.Join(root, peerDir, "node_modules", "jose", "package.json")
@@ -376,13 +364,13 @@ func requirePeer(t *testing.T) (root, node string) {
 	}
 	b, err := os.ReadFile(installedPath)
 	if err != nil {
-		unavailable("npm jose is not installed in %s/node_modules", peerDir)
+		unavailable(t, "jose", "npm jose is not installed in %s/node_modules", peerDir)
 	}
 	if err := json.Unmarshal(b, &installed); err != nil {
-		unavailable("cannot read %s: %v", installedPath, err)
+		unavailable(t, "jose", "cannot read %s: %v", installedPath, err)
 	}
 	if installed.Version != pinned {
-		unavailable("%s/node_modules has jose %s, package-lock.json pins %s", peerDir, installed.Version, pinned)
+		unavailable(t, "jose", "%s/node_modules has jose %s, package-lock.json pins %s", peerDir, installed.Version, pinned)
 	}
 	return root, node
 }

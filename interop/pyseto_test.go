@@ -884,19 +884,7 @@ func pyReplaceFooter(t *testing.T, token, footer string) string {
 // skips the test, or fails it when SIGNET_INTEROP=1.
 func requirePyseto(t *testing.T) (root, python string) {
 	t.Helper()
-	required := os.Getenv(envRequire) == "1"
-	unavailable := func(format string, args ...any) {
-		t.Helper()
-		msg := fmt.Sprintf(format, args...) + "; run `bash interop/setup.sh` from the repository root"
-		if required {
-			t.Fatalf("%s (%s=1: the pyseto interop test must run)", msg, envRequire)
-		}
-		t.Skipf("%s (set %s=1 to make this a failure)", msg, envRequire)
-	}
-	root = ".."
-	if b, err := os.ReadFile(filepath.Join(root, "go.mod")); err != nil || !bytes.Contains(b, []byte("module github.com/signet-go/signet\n")) {
-		t.Fatalf("cannot find the repository root at %s from the package directory (go.mod: %v)", root, err)
-	}
+	root = repoRoot(t)
 	// Absolute, so that it does not depend on the command's directory; not
 	// through symlinks, which would lose the virtualenv.
 	python, err := filepath.Abs(filepath.Join(root, pyVenvPython))
@@ -904,12 +892,12 @@ func requirePyseto(t *testing.T) (root, python string) {
 		t.Fatalf("abs %s: %v", pyVenvPython, err)
 	}
 	if _, err := os.Stat(python); err != nil {
-		unavailable("the pyseto virtualenv is missing (%s: %v)", pyVenvPython, err)
+		unavailable(t, "pyseto", "the pyseto virtualenv is missing (%s: %v)", pyVenvPython, err)
 	}
 	pinned := pysetoPinned(t, root)
 	found, _ := filepath.Glob(filepath.Join(root, pyDir, ".venv", "lib", "python3*", "site-packages", "pyseto-"+pinned+".dist-info"))
 	if len(found) == 0 {
-		unavailable("%s/.venv has no pyseto %s, which requirements.txt pins", pyDir, pinned)
+		unavailable(t, "pyseto", "%s/.venv has no pyseto %s, which requirements.txt pins", pyDir, pinned)
 	}
 	return root, python
 }
