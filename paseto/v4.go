@@ -36,9 +36,10 @@ const (
 type v4State struct {
 	enc  hash.Hash // BLAKE2b-448 keyed with k: Ek ‖ n2
 	auth hash.Hash // BLAKE2b-256 keyed with k: Ak
+	mac  *macer    // BLAKE2b-256 re-keyed with each token's Ak
 	tmp  [56]byte
 	ak   [32]byte
-	tag  [32]byte
+	sum  [32]byte
 	pae  []byte // scratch for the MAC's input, reused
 	raw  []byte // scratch for n ‖ c ‖ t, reused
 }
@@ -54,7 +55,7 @@ func v4Pool(k *signet.Key) *pool[v4State] {
 			if err1 != nil || err2 != nil {
 				panic("paseto: BLAKE2b refused a 32-byte key") // cannot happen
 			}
-			return &v4State{enc: enc, auth: auth}
+			return &v4State{enc: enc, auth: auth, mac: newMacer()}
 		})
 	}).(*pool[v4State])
 }
@@ -71,10 +72,10 @@ func (st *v4State) derive(n []byte) {
 	st.auth.Sum(st.ak[:0])
 }
 
-// mac writes BLAKE2b-256(key=Ak, PAE(h, n, c, f, i)) into st.tag, feeding
+// tag writes BLAKE2b-256(key=Ak, PAE(h, n, c, f, i)) into st.sum, feeding
 // the PAE to the hash piece by piece instead of building it.
-func (st *v4State) mac(n, c, f, i []byte) ([]byte, error) {
-	m, err := blake2b.New(v4TagSize, st.ak[:])
+func (st *v4State) tag(n, c, f, i []byte) ([]byte, error) {
+	m, err := st.mac.keyed(st.ak[:])
 	if err != nil {
 		return nil, err
 	}
@@ -83,7 +84,7 @@ func (st *v4State) mac(n, c, f, i []byte) ([]byte, error) {
 	if cap(st.pae) > 64<<10 {
 		st.pae = nil // do not keep a huge buffer in the pool
 	}
-	return m.Sum(st.tag[:0]), nil
+	return m.Sum(st.sum[:0]), nil
 }
 
 // encryptV4 makes a v4.local token of payload m. nonce is nil except in
@@ -118,7 +119,7 @@ func encryptV4(key *signet.Key, m, f, i, nonce []byte) (string, error) {
 		return "", err
 	}
 	s.XORKeyStream(c, m)
-	t, err := st.mac(n, c, f, i)
+	t, err := st.tag(n, c, f, i)
 	if err != nil {
 		return "", err
 	}
@@ -142,7 +143,7 @@ func decryptV4(key *signet.Key, raw, f, i []byte) ([]byte, error) {
 	st := p.get()
 	defer p.put(st)
 	st.derive(n)
-	t2, err := st.mac(n, c, f, i)
+	t2, err := st.tag(n, c, f, i)
 	if err != nil {
 		return nil, err
 	}
