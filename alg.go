@@ -39,6 +39,18 @@ const (
 	V3Public Algorithm = "v3.public" // ECDSA P-384 with SHA-384, low-S r‖s
 )
 
+// The HTTP Message Signatures algorithms (RFC 9421 §3.3, package httpsig).
+// They use the same primitives as JWS algorithms but are distinct
+// Algorithms: a key made for HS256 never checks an hmac-sha256 signature.
+const (
+	RSAPSSSHA512    Algorithm = "rsa-pss-sha512"    // RSASSA-PSS with SHA-512, MGF1 SHA-512, salt = 64 bytes
+	RSAV15SHA256    Algorithm = "rsa-v1_5-sha256"   // RSASSA-PKCS1-v1_5 with SHA-256
+	HMACSHA256      Algorithm = "hmac-sha256"       // HMAC with SHA-256, key ≥ 256 bits
+	ECDSAP256SHA256 Algorithm = "ecdsa-p256-sha256" // ECDSA P-256 with SHA-256, signature r‖s (64 bytes)
+	ECDSAP384SHA384 Algorithm = "ecdsa-p384-sha384" // ECDSA P-384 with SHA-384, signature r‖s (96 bytes)
+	Ed25519         Algorithm = "ed25519"           // Ed25519 (RFC 8032), signature 64 bytes
+)
+
 // Minimum and maximum key sizes enforced when a key is made.
 const (
 	MinRSABits = 2048  // smallest RSA modulus accepted
@@ -95,6 +107,12 @@ var specs = [...]spec{
 	{name: V4Public, family: famEd25519, sigSize: 64},
 	{name: V3Local, family: famLocal, minKey: 32},
 	{name: V3Public, family: famECDSA, hash: crypto.SHA384, curve: elliptic.P384(), sigSize: 96},
+	{name: RSAPSSSHA512, family: famPSS, hash: crypto.SHA512},
+	{name: RSAV15SHA256, family: famRSA, hash: crypto.SHA256},
+	{name: HMACSHA256, family: famHMAC, hash: crypto.SHA256, sigSize: 32, minKey: 32},
+	{name: ECDSAP256SHA256, family: famECDSA, hash: crypto.SHA256, curve: elliptic.P256(), sigSize: 64},
+	{name: ECDSAP384SHA384, family: famECDSA, hash: crypto.SHA384, curve: elliptic.P384(), sigSize: 96},
+	{name: Ed25519, family: famEd25519, sigSize: 64},
 }
 
 // jwsCount is how many of specs are JWS algorithms (the first ones).
@@ -110,7 +128,8 @@ func lookup(alg Algorithm) (*spec, error) {
 }
 
 // Algorithms lists every algorithm signet can bind a key to, in a fixed
-// order: the JWS algorithms, then the PASETO ones.
+// order: the JWS algorithms, the PASETO ones, then the HTTP Message
+// Signatures ones.
 func Algorithms() []Algorithm {
 	out := make([]Algorithm, len(specs))
 	for i := range specs {
@@ -126,6 +145,19 @@ func JWSAlgorithms() []Algorithm { return Algorithms()[:jwsCount] }
 func (a Algorithm) IsJWS() bool {
 	switch a {
 	case HS256, HS384, HS512, RS256, RS384, RS512, PS256, PS384, PS512, ES256, ES384, ES512, EdDSA:
+		return true
+	}
+	return false
+}
+
+// HTTPSigAlgorithms lists the HTTP Message Signatures algorithms (RFC 9421
+// §3.3), in a fixed order.
+func HTTPSigAlgorithms() []Algorithm { return Algorithms()[jwsCount+4:] }
+
+// IsHTTPSig reports whether a is an HTTP Message Signatures algorithm.
+func (a Algorithm) IsHTTPSig() bool {
+	switch a {
+	case RSAPSSSHA512, RSAV15SHA256, HMACSHA256, ECDSAP256SHA256, ECDSAP384SHA384, Ed25519:
 		return true
 	}
 	return false

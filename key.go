@@ -238,7 +238,7 @@ func checkRSASizes(m *rsa.PrivateKey) error {
 		return fmt.Errorf("%w: RSA private exponent out of range", ErrWeakKey)
 	}
 	for _, p := range m.Primes {
-		if p == nil || p.Sign() <= 0 || p.BitLen() > bits/2+8 {
+		if p == nil || p.Sign() <= 0 || p.BitLen() > bits*3/4+8 { // see internal/rsabound
 			return fmt.Errorf("%w: RSA prime out of range", ErrWeakKey)
 		}
 	}

@@ -281,7 +281,7 @@ func TestPASETOKeys(t *testing.T) {
 	if _, err := v4.Select("", signet.EdDSA); !errors.Is(err, signet.ErrAlgorithmMismatch) {
 		t.Fatal(err)
 	}
-	if signet.V4Public.IsJWS() || !signet.EdDSA.IsJWS() || len(signet.JWSAlgorithms()) != 13 || len(signet.Algorithms()) != 17 {
+	if signet.V4Public.IsJWS() || !signet.EdDSA.IsJWS() || len(signet.JWSAlgorithms()) != 13 || len(signet.Algorithms()) != 23 || len(signet.HTTPSigAlgorithms()) != 6 {
 		t.Fatal("algorithm lists")
 	}
 }

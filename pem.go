@@ -13,6 +13,7 @@ import (
 	"fmt"
 
 	"github.com/signet-go/signet/internal/clip"
+	"github.com/signet-go/signet/internal/rsabound"
 )
 
 // MaxPEMSize is the largest PEM input ParsePEM reads. It holds an RSA-16384
@@ -64,6 +65,15 @@ func ParsePEM(data []byte, alg Algorithm) (*Key, error) {
 	if err != nil {
 		return nil, err
 	}
+	if pssOnly(block) {
+		// A key whose PKCS #8 says id-RSASSA-PSS is for PSS only (RFC 4055).
+		if alg == "" {
+			alg = RSAPSSSHA512
+		}
+		if sp, _ := lookup(alg); sp.family != famPSS {
+			return nil, fmt.Errorf("%w: an RSASSA-PSS key signs only with PSS, not %s", ErrAlgorithmMismatch, alg)
+		}
+	}
 	if alg == "" {
 		if alg, err = inferAlgorithm(material); err != nil {
 			return nil, err
@@ -82,6 +92,12 @@ func parsePEMBlock(block *pem.Block) (any, error) {
 	}
 	switch block.Type {
 	case "PRIVATE KEY":
+		if inner, ok := pssPKCS8(block.Bytes); ok {
+			// crypto/x509 refuses the id-RSASSA-PSS OID: the key inside is
+			// plain PKCS #1.
+			material, err = x509.ParsePKCS1PrivateKey(inner)
+			break
+		}
 		material, err = x509.ParsePKCS8PrivateKey(block.Bytes)
 	case "PUBLIC KEY":
 		material, err = x509.ParsePKIXPublicKey(block.Bytes)
@@ -136,8 +152,7 @@ func inferAlgorithm(material any) (Algorithm, error) {
 // bare or inside PKCS #8) before crypto/x509 validates it. Validation
 // computes q⁻¹ mod p by exponentiation before it checks that p·q = n, so a
 // key with a 2048-bit n and a p of a few kilobytes costs seconds, and tens
-// of kilobytes minutes. A prime of more than about half the modulus cannot
-// be part of a balanced key, the only kind generated. DER that does not
+// of kilobytes minutes (see internal/rsabound). DER that does not
 // have the expected shape is left to crypto/x509 to refuse.
 func checkRSAPrivateDER(typ string, der []byte) error {
 	switch typ {
@@ -148,7 +163,7 @@ func checkRSAPrivateDER(typ string, der []byte) error {
 			Algo       pkix.AlgorithmIdentifier
 			PrivateKey []byte
 		}
-		if _, err := asn1.Unmarshal(der, &p); err != nil || !p.Algo.Algorithm.Equal(oidRSA) {
+		if _, err := asn1.Unmarshal(der, &p); err != nil || !(p.Algo.Algorithm.Equal(oidRSA) || p.Algo.Algorithm.Equal(oidRSAPSS)) {
 			return nil
 		}
 		der = p.PrivateKey
@@ -177,7 +192,7 @@ func checkRSAPrivateDER(typ string, der []byte) error {
 	if len(n) > MaxRSABits/8 {
 		return fmt.Errorf("%w: RSA modulus is %d bytes, at most %d accepted", ErrWeakKey, len(n), MaxRSABits/8)
 	}
-	if maxPrime := len(n)/2 + 2; len(p) > maxPrime || len(q) > maxPrime || len(d) > len(n) {
+	if !rsabound.PrimesOK(n, d, p, q) {
 		return fmt.Errorf("%w: RSA private parameters are too large for the modulus", ErrWeakKey)
 	}
 	return nil
@@ -186,6 +201,7 @@ func checkRSAPrivateDER(typ string, der []byte) error {
 // OIDs of the key types and curves signet signs with.
 var (
 	oidRSA     = asn1.ObjectIdentifier{1, 2, 840, 113549, 1, 1, 1}
+	oidRSAPSS  = asn1.ObjectIdentifier{1, 2, 840, 113549, 1, 1, 10}
 	oidEC      = asn1.ObjectIdentifier{1, 2, 840, 10045, 2, 1}
 	oidEd25519 = asn1.ObjectIdentifier{1, 3, 101, 112}
 	oidCurves  = []asn1.ObjectIdentifier{
@@ -245,6 +261,29 @@ func unsupportedDER(typ string, der []byte) bool {
 		return !knownCurve(curve)
 	}
 	return true
+}
+
+// pssPKCS8 returns the PKCS #1 key inside a PKCS #8 private key whose
+// algorithm is id-RSASSA-PSS (as RFC 9421's test-key-rsa-pss is).
+func pssPKCS8(der []byte) ([]byte, bool) {
+	var p struct {
+		Version    int
+		Algo       pkix.AlgorithmIdentifier
+		PrivateKey []byte
+	}
+	if rest, err := asn1.Unmarshal(der, &p); err != nil || len(rest) != 0 || !p.Algo.Algorithm.Equal(oidRSAPSS) {
+		return nil, false
+	}
+	return p.PrivateKey, true
+}
+
+// pssOnly reports whether block is an id-RSASSA-PSS PKCS #8 key.
+func pssOnly(block *pem.Block) bool {
+	if block.Type != "PRIVATE KEY" {
+		return false
+	}
+	_, ok := pssPKCS8(block.Bytes)
+	return ok
 }
 
 func knownCurve(oid asn1.ObjectIdentifier) bool {

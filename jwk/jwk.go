@@ -15,6 +15,7 @@ import (
 	"github.com/signet-go/signet/internal/b64"
 	"github.com/signet-go/signet/internal/clip"
 	"github.com/signet-go/signet/internal/jsonx"
+	"github.com/signet-go/signet/internal/rsabound"
 )
 
 // MaxKeySize is the largest JWK ParseKey reads, and the largest single key
@@ -28,7 +29,10 @@ const MaxKeySize = 64 << 10
 //
 // Supported key types: "oct" (HS256/384/512), "RSA" (RS* and PS*), "EC"
 // with "P-256", "P-384", "P-521" (ES256, ES384, ES512) and "OKP" with
-// "Ed25519" (EdDSA, RFC 8037). The result can sign when the JWK holds the
+// "Ed25519" (EdDSA, RFC 8037), and the same key types for the RFC 9421
+// algorithms (hmac-sha256, rsa-pss-sha512, rsa-v1_5-sha256,
+// ecdsa-p256-sha256, ecdsa-p384-sha384, ed25519), which a JWK names in
+// "alg" as RFC 9421 does. The result can sign when the JWK holds the
 // private members ("k", "d"), otherwise it can only verify. "kid" becomes
 // the key ID. Members signet does not use ("x5c", "x5t", "x5u", "ext",
 // extensions) are ignored, and certificates are not checked.
@@ -181,17 +185,18 @@ type kind struct {
 
 func kindOf(alg signet.Algorithm) (kind, bool) {
 	switch alg {
-	case signet.HS256, signet.HS384, signet.HS512:
+	case signet.HS256, signet.HS384, signet.HS512, signet.HMACSHA256:
 		return kind{kty: "oct"}, true
-	case signet.RS256, signet.RS384, signet.RS512, signet.PS256, signet.PS384, signet.PS512:
+	case signet.RS256, signet.RS384, signet.RS512, signet.PS256, signet.PS384, signet.PS512,
+		signet.RSAPSSSHA512, signet.RSAV15SHA256:
 		return kind{kty: "RSA"}, true
-	case signet.ES256:
+	case signet.ES256, signet.ECDSAP256SHA256:
 		return kind{kty: "EC", crv: "P-256", curve: elliptic.P256(), size: 32}, true
-	case signet.ES384:
+	case signet.ES384, signet.ECDSAP384SHA384:
 		return kind{kty: "EC", crv: "P-384", curve: elliptic.P384(), size: 48}, true
 	case signet.ES512:
 		return kind{kty: "EC", crv: "P-521", curve: elliptic.P521(), size: 66}, true
-	case signet.EdDSA:
+	case signet.EdDSA, signet.Ed25519:
 		return kind{kty: "OKP", crv: "Ed25519"}, true
 	}
 	return kind{}, false
@@ -475,7 +480,7 @@ func checkRSASizes(n, d, p, q []byte) error {
 	if len(n) > signet.MaxRSABits/8 {
 		return fmt.Errorf("%w: RSA modulus is %d bytes, at most %d accepted", signet.ErrWeakKey, len(n), signet.MaxRSABits/8)
 	}
-	if maxPrime := len(n)/2 + 2; len(p) > maxPrime || len(q) > maxPrime || len(d) > len(n) {
+	if !rsabound.PrimesOK(n, d, p, q) {
 		return fmt.Errorf("%w: RSA private parameters are too large for the modulus", signet.ErrWeakKey)
 	}
 	return nil
