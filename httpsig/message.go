@@ -1,0 +1,182 @@
+package httpsig
+
+import (
+	"net"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+)
+
+// message is what a signature base is built from: a request or a
+// response, with, for a response, the request it answers (for the req
+// parameter).
+type message struct {
+	response bool
+	status   int
+
+	// Request parts.
+	method        string
+	scheme        string // lowercase
+	authority     string // lowercase host[:port], default port omitted
+	path          string // escaped, "/" when empty
+	query         string // raw, without "?"
+	target        string // request-target as on the request line
+	header        http.Header
+	trailer       http.Header
+	related       *message // the request a response answers
+	host          string   // Host as sent: net/http keeps it out of the header map
+	te            []string // Transfer-Encoding, likewise
+	hasAuthority  bool
+	hasTargetForm bool
+}
+
+// Origin is the scheme and authority clients use to reach a server, for
+// verifiers behind a TLS-terminating proxy or a load balancer, where the
+// request as received does not show them (RFC 9421 §7.4.3).
+type Origin struct {
+	Scheme    string // "https"
+	Authority string // "api.example.com" (a default port is dropped)
+}
+
+// requestMessage views r. A request read by a server (RequestURI set)
+// takes its scheme from r.TLS and its authority from r.Host unless origin
+// names them; a request made by a client takes both from r.URL and r.Host.
+func requestMessage(r *http.Request, origin *Origin) message {
+	m := message{method: r.Method, header: r.Header, trailer: r.Trailer, te: r.TransferEncoding}
+	if m.method == "" {
+		m.method = http.MethodGet
+	}
+	u := r.URL
+	if u == nil {
+		u = &url.URL{}
+	}
+	host := r.Host
+	if host == "" {
+		host = u.Host
+	}
+	m.scheme = strings.ToLower(u.Scheme)
+	if m.scheme == "" {
+		m.scheme = "http"
+		if r.TLS != nil {
+			m.scheme = "https"
+		}
+	}
+	if origin != nil {
+		if origin.Scheme != "" {
+			m.scheme = strings.ToLower(origin.Scheme)
+		}
+		if origin.Authority != "" {
+			host = origin.Authority
+		}
+	}
+	m.host = r.Host
+	if m.host == "" {
+		m.host = u.Host
+	}
+	m.authority = normalizeAuthority(host, m.scheme)
+	m.hasAuthority = m.authority != ""
+	m.path = u.EscapedPath()
+	if u.Opaque != "" {
+		m.path = u.Opaque
+	}
+	if m.path == "" {
+		m.path = "/"
+	}
+	m.query = u.RawQuery
+	switch {
+	case r.RequestURI != "":
+		m.target = r.RequestURI
+	case m.method == http.MethodConnect:
+		m.target = m.authority
+	default:
+		m.target = m.path
+		if u.ForceQuery || u.RawQuery != "" {
+			m.target += "?" + u.RawQuery
+		}
+	}
+	m.hasTargetForm = true
+	return m
+}
+
+// responseMessage views a response with status and fields; req, when not
+// nil, is the request it answers.
+func responseMessage(status int, h, trailer http.Header, req *message) message {
+	return message{response: true, status: status, header: h, trailer: trailer, related: req}
+}
+
+// fieldLines returns the lines of field name (lowercase), or ok = false
+// when there are none. net/http moves three fields out of the header map
+// (Host into Request.Host, Transfer-Encoding and the Trailer announcement
+// into their own members); they are rebuilt from there.
+func (m *message) fieldLines(name string, trailer bool) ([]string, bool) {
+	if trailer {
+		return headerLines(m.trailer, name)
+	}
+	if v, ok := headerLines(m.header, name); ok {
+		return v, ok
+	}
+	switch name {
+	case "host":
+		if !m.response && m.host != "" {
+			return []string{m.host}, true
+		}
+	case "transfer-encoding":
+		if len(m.te) > 0 {
+			return []string{strings.Join(m.te, ", ")}, true
+		}
+	case "trailer":
+		if len(m.trailer) > 0 {
+			names := make([]string, 0, len(m.trailer))
+			for k := range m.trailer {
+				names = append(names, k)
+			}
+			slices.Sort(names) // the order sent is lost; sorted is the best guess
+			return []string{strings.Join(names, ", ")}, true
+		}
+	}
+	return nil, false
+}
+
+// headerLines returns the lines of field name in h (its canonical key).
+func headerLines(h http.Header, name string) ([]string, bool) {
+	if h == nil {
+		return nil, false
+	}
+	v, ok := h[http.CanonicalHeaderKey(name)]
+	if !ok {
+		// A header map filled directly may use another case.
+		for k, lines := range h {
+			if strings.EqualFold(k, name) {
+				return lines, true
+			}
+		}
+	}
+	return v, ok
+}
+
+// normalizeAuthority lowercases host[:port] and drops the scheme's default
+// port (RFC 9421 §2.2.3, RFC 9110 §4.2.3).
+func normalizeAuthority(host, scheme string) string {
+	host = strings.ToLower(host)
+	h, port, err := net.SplitHostPort(host)
+	if err != nil {
+		return host
+	}
+	if (scheme == "http" && port == "80") || (scheme == "https" && port == "443") || port == "" {
+		if strings.Contains(h, ":") {
+			return "[" + h + "]"
+		}
+		return h
+	}
+	return host
+}
+
+// targetURI is @target-uri: scheme://authority/path?query.
+func (m *message) targetURI() string {
+	s := m.scheme + "://" + m.authority + m.path
+	if m.query != "" {
+		s += "?" + m.query
+	}
+	return s
+}

@@ -1,0 +1,254 @@
+package httpsig
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/base64"
+	"fmt"
+	"io"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/signet-go/signet"
+	"github.com/signet-go/signet/internal/clip"
+	"github.com/signet-go/signet/internal/sf"
+)
+
+// Options configure a Signer.
+type Options struct {
+	// Label names the signature in Signature-Input and Signature; "sig1"
+	// when empty. A message that already has a signature with this label
+	// is refused, never overwritten.
+	Label string
+	// Components are the covered components, as identifiers serialized
+	// (`"@query-param";name="id"`) or bare (`@method`, `content-type`);
+	// see ParseComponent. When empty, a request signature covers @method,
+	// @authority and @path, and a response signature @status.
+	Components []string
+	// KeyID is the keyid parameter; the key's own ID when empty. No keyid
+	// parameter is sent when both are empty.
+	KeyID string
+	// Tag is the tag parameter, sent when not empty.
+	Tag string
+	// Nonce adds a fresh random nonce parameter to every signature.
+	Nonce bool
+	// Expires, when positive, adds expires = created + Expires.
+	Expires time.Duration
+	// NoCreated leaves out the created parameter (RECOMMENDED by the RFC,
+	// and required by default by Verifier).
+	NoCreated bool
+	// Alg adds the alg parameter with the key's algorithm.
+	Alg bool
+	// Digest, SHA256 or SHA512, makes the signer add a Content-Digest of
+	// the body to a message that has none, when the components cover
+	// "content-digest". The request body is read and replaced.
+	Digest string
+	// Fields adds structured-field types for the sf parameter, by
+	// lowercase field name.
+	Fields map[string]FieldType
+	// Now is the clock for created; time.Now when nil.
+	Now func() time.Time
+}
+
+// A Signer adds signatures to messages with one key and one set of
+// options. It is safe for concurrent use.
+type Signer struct {
+	key     *signet.Key
+	label   string
+	comps   []Component
+	keyid   string
+	o       Options
+	bb      baseBuilder
+	digests bool // comps covers content-digest
+	bufs    sync.Pool
+}
+
+// NewSigner returns a Signer for key, which must be a private key (or
+// secret) of an RFC 9421 algorithm.
+func NewSigner(key *signet.Key, o Options) (*Signer, error) {
+	if key == nil {
+		return nil, fmt.Errorf("%w: no key", signet.ErrKeyUsage)
+	}
+	if !key.Algorithm().IsHTTPSig() {
+		return nil, fmt.Errorf("%w: %s is not an HTTP Message Signatures algorithm", signet.ErrAlgorithmMismatch, key.Algorithm())
+	}
+	if !key.CanSign() {
+		return nil, fmt.Errorf("%w: %s key is public, cannot sign", signet.ErrKeyUsage, key.Algorithm())
+	}
+	s := &Signer{key: key, label: o.Label, keyid: o.KeyID, o: o, bb: baseBuilder{fields: o.Fields}}
+	if s.label == "" {
+		s.label = "sig1"
+	}
+	if _, err := sf.ParseDictionary(s.label + "=1"); err != nil {
+		return nil, fmt.Errorf("%w: label %q is not a Structured Field key", ErrComponent, clip.String(s.label))
+	}
+	if s.keyid == "" {
+		s.keyid = key.KeyID()
+	}
+	if o.Digest != "" {
+		if _, err := newDigestHash(o.Digest); err != nil {
+			return nil, err
+		}
+	}
+	for _, id := range o.Components {
+		c, err := ParseComponent(id)
+		if err != nil {
+			return nil, err
+		}
+		s.comps = append(s.comps, c)
+		s.digests = s.digests || (c.name == "content-digest" && !c.req)
+	}
+	if err := checkUnique(s.comps); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// SignRequest adds a signature to r: Signature-Input and Signature field
+// lines with the Signer's label, after any already there. With
+// Options.Digest, a body without Content-Digest gets one first.
+func (s *Signer) SignRequest(r *http.Request) error {
+	if s.digests && s.o.Digest != "" && r.Header.Get("Content-Digest") == "" && r.Body != nil && r.Body != http.NoBody {
+		body, err := io.ReadAll(r.Body)
+		r.Body.Close()
+		if err != nil {
+			return fmt.Errorf("httpsig: reading the body: %w", err)
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		r.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
+		if err := s.addDigest(r.Header, body); err != nil {
+			return err
+		}
+	}
+	if r.Header == nil {
+		r.Header = http.Header{}
+	}
+	m := requestMessage(r, nil)
+	return s.sign(&m, r.Header, defaultRequest)
+}
+
+// SignResponse adds a signature to a response with status code status and
+// fields h (and trailer, which may be nil), as a server writes it; req is
+// the request it answers, needed for components with the req parameter.
+// body is the response content, used only to add a Content-Digest with
+// Options.Digest; pass nil otherwise.
+func (s *Signer) SignResponse(status int, h, trailer http.Header, req *http.Request, body []byte) error {
+	if s.digests && s.o.Digest != "" && h.Get("Content-Digest") == "" && body != nil {
+		if err := s.addDigest(h, body); err != nil {
+			return err
+		}
+	}
+	var rm *message
+	if req != nil {
+		m := requestMessage(req, nil)
+		rm = &m
+	}
+	m := responseMessage(status, h, trailer, rm)
+	return s.sign(&m, h, defaultResponse)
+}
+
+func (s *Signer) addDigest(h http.Header, body []byte) error {
+	v, err := ContentDigest(s.o.Digest, body)
+	if err != nil {
+		return err
+	}
+	h.Set("Content-Digest", v)
+	return nil
+}
+
+var (
+	defaultRequest  = mustComponents("@method", "@authority", "@path")
+	defaultResponse = mustComponents("@status")
+)
+
+func mustComponents(ids ...string) []Component {
+	out := make([]Component, len(ids))
+	for i, id := range ids {
+		c, err := ParseComponent(id)
+		if err != nil {
+			panic(err)
+		}
+		out[i] = c
+	}
+	return out
+}
+
+// sign builds the signature parameters and base for m, signs, and adds the
+// two field lines to h.
+func (s *Signer) sign(m *message, h http.Header, defaults []Component) error {
+	comps := s.comps
+	if len(comps) == 0 {
+		comps = defaults
+	}
+	if err := labelFree(h, s.label); err != nil {
+		return err
+	}
+	var params sf.Params
+	now := time.Now
+	if s.o.Now != nil {
+		now = s.o.Now
+	}
+	created := now().Unix()
+	if !s.o.NoCreated {
+		params = append(params, sf.Param{Key: "created", Value: created})
+	}
+	if s.o.Expires > 0 {
+		params = append(params, sf.Param{Key: "expires", Value: created + int64((s.o.Expires+time.Second-1)/time.Second)})
+	}
+	if s.o.Nonce {
+		var n [24]byte
+		if _, err := rand.Read(n[:]); err != nil {
+			return fmt.Errorf("httpsig: nonce: %w", err)
+		}
+		params = append(params, sf.Param{Key: "nonce", Value: base64.RawURLEncoding.EncodeToString(n[:])})
+	}
+	if s.o.Alg {
+		params = append(params, sf.Param{Key: "alg", Value: string(s.key.Algorithm())})
+	}
+	if s.keyid != "" {
+		params = append(params, sf.Param{Key: "keyid", Value: s.keyid})
+	}
+	if s.o.Tag != "" {
+		params = append(params, sf.Param{Key: "tag", Value: s.o.Tag})
+	}
+	input, err := sigInputText(comps, params)
+	if err != nil {
+		return fmt.Errorf("%w: signature parameters: %v", ErrComponent, err)
+	}
+	bp, _ := s.bufs.Get().(*[]byte)
+	if bp == nil {
+		bp = new([]byte)
+	}
+	defer s.bufs.Put(bp)
+	base, err := s.bb.appendBase((*bp)[:0], m, comps, input)
+	*bp = base
+	if err != nil {
+		return err
+	}
+	sig, err := s.key.Sign(nil, base)
+	if err != nil {
+		return err
+	}
+	h.Add("Signature-Input", s.label+"="+input)
+	h.Add("Signature", s.label+"=:"+base64.StdEncoding.EncodeToString(sig)+":")
+	return nil
+}
+
+// labelFree refuses to add a signature whose label is already in use.
+func labelFree(h http.Header, label string) error {
+	for _, name := range [...]string{"Signature-Input", "Signature"} {
+		lines := h.Values(name)
+		if len(lines) == 0 {
+			continue
+		}
+		d, err := parseDictLines(name, lines, DefaultMaxHeader)
+		if err != nil {
+			return err
+		}
+		if _, taken := d.Get(label); taken {
+			return fmt.Errorf("%w: label %q is already used in %s", ErrComponent, clip.String(label), name)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,438 @@
+package httpsig
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/signet-go/signet"
+	"github.com/signet-go/signet/internal/clip"
+	"github.com/signet-go/signet/internal/sf"
+)
+
+// DefaultMaxHeader is the largest combined Signature-Input or Signature
+// field a Verifier reads, unless Policy.MaxHeader says otherwise.
+const DefaultMaxHeader = 16 << 10
+
+// Default time windows of a Policy.
+const (
+	DefaultMaxAge = 5 * time.Minute
+	DefaultSkew   = time.Minute
+)
+
+// Policy is what a Verifier requires of a signature beyond its
+// cryptographic validity (RFC 9421 §3.2, §7). The zero Policy requires a
+// created parameter no older than DefaultMaxAge and no more than
+// DefaultSkew in the future, an unexpired expires, a nonce not seen before
+// when there is one, a Content-Digest covering any request body and
+// matching it, and selects any signature whose key is found.
+type Policy struct {
+	// Label selects the signature with this label only.
+	Label string
+	// Tag selects signatures with this tag parameter only (RFC 9421 §2.3).
+	Tag string
+	// Require lists components every accepted signature must cover, as
+	// identifiers (see ParseComponent): e.g. "@method", "@path",
+	// "content-digest".
+	Require []string
+	// MaxAge bounds how old created may be; DefaultMaxAge when zero.
+	MaxAge time.Duration
+	// Skew is the clock skew allowed for created in the future and for
+	// expires in the past; DefaultSkew when zero, at most 5 minutes.
+	Skew time.Duration
+	// NoCreated accepts signatures without a created parameter.
+	NoCreated bool
+	// RequireNonce refuses signatures without a nonce parameter.
+	RequireNonce bool
+	// Replay remembers nonces; a bounded in-memory store
+	// (NewMemoryReplayStore) when nil.
+	Replay ReplayStore
+	// UnsignedBody accepts a request body that no covered Content-Digest
+	// vouches for. By default a request with a body must cover
+	// "content-digest", and the digest is always checked against the body.
+	UnsignedBody bool
+	// MaxBody bounds the body read to check its digest; DefaultMaxBody
+	// when zero.
+	MaxBody int64
+	// MaxHeader bounds the Signature-Input and Signature fields;
+	// DefaultMaxHeader when zero.
+	MaxHeader int
+	// Origin, when set, gives the scheme and authority clients see, for
+	// @scheme, @authority and @target-uri behind a proxy.
+	Origin *Origin
+	// Fields adds structured-field types for the sf parameter.
+	Fields map[string]FieldType
+	// Now is the clock; time.Now when nil.
+	Now func() time.Time
+}
+
+// Result describes the signature a Verifier accepted.
+type Result struct {
+	Label      string
+	Key        *signet.Key // the key that verified it
+	KeyID      string      // the keyid parameter ("" when absent)
+	Algorithm  signet.Algorithm
+	Created    time.Time // zero when absent
+	Expires    time.Time // zero when absent
+	Nonce      string
+	Tag        string
+	Components []Component // the covered components, in signed order
+}
+
+// Covers reports whether the signature covers the component identified
+// by id (serialized or bare, as for ParseComponent).
+func (r *Result) Covers(id string) bool {
+	c, err := ParseComponent(id)
+	if err != nil {
+		return false
+	}
+	for _, have := range r.Components {
+		if have.key() == c.key() {
+			return true
+		}
+	}
+	return false
+}
+
+// A Verifier checks signatures on messages against a key set and a
+// Policy. It is safe for concurrent use.
+type Verifier struct {
+	keys    signet.Keys
+	p       Policy
+	require []Component
+	replay  ReplayStore
+	bb      baseBuilder
+	bufs    sync.Pool
+}
+
+// NewVerifier returns a Verifier that looks keys up in keys (a
+// *signet.KeySet, or one *signet.Key) by the keyid parameter.
+func NewVerifier(keys signet.Keys, p Policy) (*Verifier, error) {
+	if keys == nil {
+		return nil, fmt.Errorf("%w: no keys", signet.ErrKeyNotFound)
+	}
+	v := &Verifier{keys: keys, p: p, replay: p.Replay, bb: baseBuilder{fields: p.Fields}}
+	for _, id := range p.Require {
+		c, err := ParseComponent(id)
+		if err != nil {
+			return nil, err
+		}
+		v.require = append(v.require, c)
+	}
+	if v.p.MaxAge <= 0 {
+		v.p.MaxAge = DefaultMaxAge
+	}
+	if v.p.Skew <= 0 {
+		v.p.Skew = DefaultSkew
+	}
+	if v.p.Skew > 5*time.Minute {
+		return nil, fmt.Errorf("httpsig: Policy.Skew %v is over 5 minutes", v.p.Skew)
+	}
+	if v.p.MaxBody <= 0 {
+		v.p.MaxBody = DefaultMaxBody
+	}
+	if v.p.MaxHeader <= 0 {
+		v.p.MaxHeader = DefaultMaxHeader
+	}
+	if v.replay == nil {
+		v.replay = NewMemoryReplayStore(DefaultReplayEntries)
+	}
+	return v, nil
+}
+
+// VerifyRequest checks the signatures of r, a request as a server
+// received it (or as a client built it). When the request has a body, its
+// Content-Digest is checked: the body is read (up to Policy.MaxBody) and
+// replaced by the bytes read, so that the handler can read it again.
+func (v *Verifier) VerifyRequest(r *http.Request) (*Result, error) {
+	m := requestMessage(r, v.p.Origin)
+	res, err := v.verify(&m, r.Header)
+	if err != nil {
+		return nil, err
+	}
+	if err := v.checkBody(r.Header, &r.Body, res); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// VerifyResponse checks the signatures of resp, as a client received it;
+// resp.Request (or req, when not nil) is the request it answers. Its body
+// is checked against Content-Digest as for VerifyRequest.
+func (v *Verifier) VerifyResponse(resp *http.Response, req *http.Request) (*Result, error) {
+	if req == nil {
+		req = resp.Request
+	}
+	var rm *message
+	if req != nil {
+		m := requestMessage(req, nil)
+		rm = &m
+	}
+	m := responseMessage(resp.StatusCode, resp.Header, resp.Trailer, rm)
+	res, err := v.verify(&m, resp.Header)
+	if err != nil {
+		return nil, err
+	}
+	if err := v.checkBody(resp.Header, &resp.Body, res); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// checkBody enforces the digest part of the policy on a message body.
+func (v *Verifier) checkBody(h http.Header, body *io.ReadCloser, res *Result) error {
+	covered := res.Covers("content-digest")
+	hasBody := *body != nil && *body != http.NoBody
+	if !covered {
+		if hasBody && !v.p.UnsignedBody {
+			// Peek: an empty body needs no digest.
+			var one [1]byte
+			n, _ := io.ReadFull(*body, one[:])
+			if n == 0 {
+				return nil
+			}
+			*body = struct {
+				io.Reader
+				io.Closer
+			}{io.MultiReader(bytes.NewReader(one[:n]), *body), *body}
+			return fmt.Errorf("%w: the body is not covered by a signed Content-Digest", ErrDigest)
+		}
+		return nil
+	}
+	dc, err := parseDigest(strings.Join(h.Values("Content-Digest"), ", "))
+	if err != nil {
+		return err
+	}
+	var data []byte
+	if hasBody {
+		data, err = readDigested(*body, v.p.MaxBody, dc)
+		(*body).Close()
+		*body = io.NopCloser(bytes.NewReader(data))
+		return err
+	}
+	return dc.verify()
+}
+
+// verify selects and checks a signature of m, whose fields are h.
+func (v *Verifier) verify(m *message, h http.Header) (*Result, error) {
+	inLines, sigLines := h.Values("Signature-Input"), h.Values("Signature")
+	if len(inLines) == 0 && len(sigLines) == 0 {
+		return nil, fmt.Errorf("%w: no Signature-Input", ErrNoSignature)
+	}
+	inputs, err := parseDictLines("Signature-Input", inLines, v.p.MaxHeader)
+	if err != nil {
+		return nil, err
+	}
+	sigs, err := parseDictLines("Signature", sigLines, v.p.MaxHeader)
+	if err != nil {
+		return nil, err
+	}
+	if len(inputs) != len(sigs) {
+		return nil, fmt.Errorf("%w: Signature-Input has %d members, Signature %d", signet.ErrMalformed, len(inputs), len(sigs))
+	}
+	var first error
+	tried := 0
+	for _, mem := range inputs {
+		sm, ok := sigs.Get(mem.Key)
+		if !ok {
+			return nil, fmt.Errorf("%w: label %q is in Signature-Input only", signet.ErrMalformed, clip.String(mem.Key))
+		}
+		if v.p.Label != "" && mem.Key != v.p.Label {
+			continue
+		}
+		in, err := parseSigInput(mem.Value)
+		if err != nil {
+			return nil, fmt.Errorf("%w: Signature-Input %s: %w", signet.ErrMalformed, clip.String(mem.Key), err)
+		}
+		if v.p.Tag != "" && in.tag != v.p.Tag {
+			continue
+		}
+		tried++
+		res, err := v.check(m, mem.Key, &in, sm)
+		if err == nil {
+			return res, nil
+		}
+		if first == nil {
+			first = err
+		}
+	}
+	if tried == 0 {
+		return nil, fmt.Errorf("%w: none with label %q and tag %q", ErrNoSignature, clip.String(v.p.Label), clip.String(v.p.Tag))
+	}
+	return nil, first
+}
+
+// check verifies one signature: policy first, then the key, then the
+// cryptography, and the nonce last (so that a forgery cannot use up a
+// nonce).
+func (v *Verifier) check(m *message, label string, in *sigInput, sm sf.Member) (*Result, error) {
+	it, ok := sm.(sf.Item)
+	sig, isBytes := it.Value.([]byte)
+	if !ok || !isBytes {
+		return nil, fmt.Errorf("%w: Signature %s is not a Byte Sequence", signet.ErrMalformed, clip.String(label))
+	}
+	res := &Result{Label: label, KeyID: in.keyid, Nonce: in.nonce, Tag: in.tag, Components: in.comps}
+	if err := v.checkPolicy(in, res); err != nil {
+		return nil, err
+	}
+	var alg signet.Algorithm
+	if in.alg != "" {
+		a, err := signet.ParseAlgorithm(in.alg)
+		if err != nil || !a.IsHTTPSig() {
+			return nil, fmt.Errorf("%w: alg %q is not an HTTP Message Signatures algorithm", signet.ErrAlgorithmMismatch, clip.String(in.alg))
+		}
+		alg = a
+	}
+	cands, err := selectKeys(v.keys, in.keyid, alg)
+	if err != nil {
+		return nil, err
+	}
+	bp, _ := v.bufs.Get().(*[]byte)
+	if bp == nil {
+		bp = new([]byte)
+	}
+	defer v.bufs.Put(bp)
+	base, err := v.bb.appendBase((*bp)[:0], m, in.comps, in.text)
+	*bp = base
+	if err != nil {
+		return nil, err
+	}
+	for _, k := range cands {
+		ka := k.Algorithm()
+		if !ka.IsHTTPSig() || (alg != "" && ka != alg) {
+			err = fmt.Errorf("%w: key %q is for %s", signet.ErrAlgorithmMismatch, clip.String(k.KeyID()), ka)
+			continue
+		}
+		if err = k.Verify(base, sig); err == nil {
+			res.Key, res.Algorithm = k, ka
+			break
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	if in.nonce != "" {
+		until := v.now().Add(v.p.MaxAge + v.p.Skew)
+		if in.hasExpires {
+			until = time.Unix(in.expires, 0).Add(v.p.Skew)
+		}
+		if err := v.replay.Remember(res.KeyID, in.nonce, until); err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+// selectKeys finds the keys that may have made a signature with keyid and,
+// when the signature names one, alg. Without alg the key decides: any
+// RFC 9421 algorithm is looked up.
+func selectKeys(keys signet.Keys, keyid string, alg signet.Algorithm) ([]*signet.Key, error) {
+	switch ks := keys.(type) {
+	case *signet.Key:
+		if keyid != "" && ks.KeyID() != "" && keyid != ks.KeyID() {
+			return nil, fmt.Errorf("%w: keyid %q", signet.ErrKeyNotFound, clip.String(keyid))
+		}
+		return []*signet.Key{ks}, nil
+	case *signet.KeySet:
+		if keyid != "" {
+			k, ok := ks.Lookup(keyid)
+			if !ok {
+				return nil, fmt.Errorf("%w: keyid %q", signet.ErrKeyNotFound, clip.String(keyid))
+			}
+			return []*signet.Key{k}, nil
+		}
+	}
+	algs := []signet.Algorithm{alg}
+	if alg == "" {
+		algs = signet.HTTPSigAlgorithms()
+	}
+	var out []*signet.Key
+	var first error
+	for _, a := range algs {
+		c, err := keys.Select(keyid, a)
+		if err != nil {
+			if first == nil || errors.Is(first, signet.ErrKeyNotFound) {
+				first = err
+			}
+			continue
+		}
+		for i := range c.Len() {
+			out = append(out, c.At(i))
+		}
+	}
+	if len(out) == 0 {
+		if first == nil {
+			first = fmt.Errorf("%w: keyid %q", signet.ErrKeyNotFound, clip.String(keyid))
+		}
+		return nil, first
+	}
+	return out, nil
+}
+
+func (v *Verifier) now() time.Time {
+	if v.p.Now != nil {
+		return v.p.Now()
+	}
+	return time.Now()
+}
+
+// checkPolicy applies the time windows, required components and nonce
+// rule to a signature's parameters.
+func (v *Verifier) checkPolicy(in *sigInput, res *Result) error {
+	now := v.now()
+	switch {
+	case in.hasCreated:
+		res.Created = time.Unix(in.created, 0)
+		if res.Created.After(now.Add(v.p.Skew)) {
+			return fmt.Errorf("%w: created %d is in the future", signet.ErrNotYetValid, in.created)
+		}
+		if res.Created.Before(now.Add(-v.p.MaxAge - v.p.Skew)) {
+			return fmt.Errorf("%w: created %d is more than %v ago", ErrTooOld, in.created, v.p.MaxAge)
+		}
+	case !v.p.NoCreated:
+		return fmt.Errorf("%w: no created parameter", ErrNotCovered)
+	}
+	if in.hasExpires {
+		res.Expires = time.Unix(in.expires, 0)
+		if !now.Before(res.Expires.Add(v.p.Skew)) {
+			return fmt.Errorf("%w: expires %d has passed", signet.ErrExpired, in.expires)
+		}
+		if in.hasCreated && in.expires < in.created {
+			return fmt.Errorf("%w: expires before created", signet.ErrMalformed)
+		}
+	}
+	if v.p.RequireNonce && in.nonce == "" {
+		return fmt.Errorf("%w: no nonce parameter", ErrNotCovered)
+	}
+	for _, c := range v.require {
+		if !res.Covers(c.text) {
+			return fmt.Errorf("%w: %s", ErrNotCovered, c.text)
+		}
+	}
+	return nil
+}
+
+// parseDictLines parses the lines of a Dictionary field as one value
+// (RFC 9651 §4.2: lines are combined with commas), bounded by max bytes.
+func parseDictLines(name string, lines []string, max int) (sf.Dictionary, error) {
+	n := 0
+	for _, l := range lines {
+		n += len(l) + 2
+	}
+	if n > max {
+		return nil, fmt.Errorf("%w: %s is %d bytes, limit %d", signet.ErrTooLarge, name, n, max)
+	}
+	d, err := sf.ParseDictionary(strings.Join(lines, ", "))
+	if err != nil {
+		if errors.Is(err, sf.ErrTooLong) {
+			return nil, fmt.Errorf("%w: %s", signet.ErrTooLarge, name)
+		}
+		return nil, malformed(name, err)
+	}
+	return d, nil
+}
