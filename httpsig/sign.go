@@ -33,8 +33,14 @@ type Options struct {
 	Tag string
 	// Nonce adds a fresh random nonce parameter to every signature.
 	Nonce bool
+	// NonceValue is a fixed nonce parameter, for a nonce the verifier chose
+	// (Accept-Signature); it excludes Nonce.
+	NonceValue string
 	// Expires, when positive, adds expires = created + Expires.
 	Expires time.Duration
+	// ExpiresAt, when not zero, adds expires at that time; it excludes
+	// Expires.
+	ExpiresAt time.Time
 	// NoCreated leaves out the created parameter (RECOMMENDED by the RFC,
 	// and required by default by Verifier).
 	NoCreated bool
@@ -85,6 +91,9 @@ func NewSigner(key *signet.Key, o Options) (*Signer, error) {
 	}
 	if s.keyid == "" {
 		s.keyid = key.KeyID()
+	}
+	if o.Nonce && o.NonceValue != "" || o.Expires > 0 && !o.ExpiresAt.IsZero() {
+		return nil, fmt.Errorf("httpsig: Options: Nonce and NonceValue, or Expires and ExpiresAt, together")
 	}
 	if o.Digest != "" {
 		if _, err := newDigestHash(o.Digest); err != nil {
@@ -193,10 +202,16 @@ func (s *Signer) sign(m *message, h http.Header, defaults []Component) error {
 	if !s.o.NoCreated {
 		params = append(params, sf.Param{Key: "created", Value: created})
 	}
-	if s.o.Expires > 0 {
+	switch {
+	case s.o.Expires > 0:
 		params = append(params, sf.Param{Key: "expires", Value: created + int64((s.o.Expires+time.Second-1)/time.Second)})
+	case !s.o.ExpiresAt.IsZero():
+		params = append(params, sf.Param{Key: "expires", Value: s.o.ExpiresAt.Unix()})
 	}
-	if s.o.Nonce {
+	switch {
+	case s.o.NonceValue != "":
+		params = append(params, sf.Param{Key: "nonce", Value: s.o.NonceValue})
+	case s.o.Nonce:
 		var n [24]byte
 		if _, err := rand.Read(n[:]); err != nil {
 			return fmt.Errorf("httpsig: nonce: %w", err)
