@@ -39,7 +39,7 @@ func labelledBase(m *message, h http.Header, label string, fields map[string]Fie
 	if !ok {
 		return "", fmt.Errorf("%w: no signature labelled %q", ErrNoSignature, clip.String(label))
 	}
-	in, err := parseSigInput(mem)
+	in, err := parseSigInput(mem, false)
 	if err != nil {
 		return "", malformed("Signature-Input", err)
 	}

@@ -25,8 +25,9 @@ type sigInput struct {
 
 // parseSigInput reads a Signature-Input member. Unknown parameters are
 // kept (they are part of the signed @signature-params line); the six
-// registered ones must have their registered types.
-func parseSigInput(m sf.Member) (sigInput, error) {
+// registered ones must have their registered types. In Accept-Signature
+// (accept), created and expires are requests without values.
+func parseSigInput(m sf.Member, accept bool) (sigInput, error) {
 	il, ok := m.(sf.InnerList)
 	if !ok {
 		return sigInput{}, fmt.Errorf("member is not an inner list")
@@ -49,6 +50,9 @@ func parseSigInput(m sf.Member) (sigInput, error) {
 			var v int64
 			if v, ok = p.Value.(int64); ok && v < 0 {
 				ok = false
+			}
+			if b, isBool := p.Value.(bool); accept && isBool && b {
+				ok = true
 			}
 			if p.Key == "created" {
 				in.created, in.hasCreated = v, true

@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -146,7 +147,7 @@ func TestVectors(t *testing.T) {
 			if !ok {
 				t.Fatalf("no label %s", v.Label)
 			}
-			in, err := parseSigInput(mem)
+			in, err := parseSigInput(mem, false)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -205,3 +206,5 @@ func TestVectors(t *testing.T) {
 		t.Fatalf("%d valid, %d invalid vectors; want 17 and 3", valid, invalid)
 	}
 }
+
+func bufioReader(r io.Reader) *bufio.Reader { return bufio.NewReader(r) }

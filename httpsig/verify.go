@@ -245,7 +245,7 @@ func (v *Verifier) verify(m *message, h http.Header) (*Result, error) {
 		if v.p.Label != "" && mem.Key != v.p.Label {
 			continue
 		}
-		in, err := parseSigInput(mem.Value)
+		in, err := parseSigInput(mem.Value, false)
 		if err != nil {
 			return nil, fmt.Errorf("%w: Signature-Input %s: %w", signet.ErrMalformed, clip.String(mem.Key), err)
 		}

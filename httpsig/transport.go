@@ -1,0 +1,47 @@
+package httpsig
+
+import (
+	"fmt"
+	"net/http"
+)
+
+// Transport is an http.RoundTripper that signs every request with Signer
+// before Base sends it, adding its signature after any the request already
+// carries. The caller's request is not modified: a copy is signed. When
+// Verifier is set, every response must carry a signature it accepts
+// (VerifyResponse), or RoundTrip returns an error instead.
+type Transport struct {
+	Signer   *Signer
+	Verifier *Verifier         // optional
+	Base     http.RoundTripper // http.DefaultTransport when nil
+}
+
+// RoundTrip implements http.RoundTripper.
+func (t *Transport) RoundTrip(r *http.Request) (*http.Response, error) {
+	if t.Signer == nil {
+		if r.Body != nil {
+			r.Body.Close()
+		}
+		return nil, fmt.Errorf("httpsig: Transport without a Signer")
+	}
+	signed := r.Clone(r.Context())
+	if err := t.Signer.SignRequest(signed); err != nil {
+		if r.Body != nil {
+			r.Body.Close()
+		}
+		return nil, err
+	}
+	base := t.Base
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	resp, err := base.RoundTrip(signed)
+	if err != nil || t.Verifier == nil {
+		return resp, err
+	}
+	if _, err := t.Verifier.VerifyResponse(resp, signed); err != nil {
+		resp.Body.Close()
+		return nil, fmt.Errorf("httpsig: response from %s: %w", r.URL.Redacted(), err)
+	}
+	return resp, nil
+}
