@@ -140,7 +140,9 @@ func NewVerifier(keys signet.Keys, p Policy) (*Verifier, error) {
 		v.p.MaxHeader = DefaultMaxHeader
 	}
 	if v.replay == nil {
-		v.replay = NewMemoryReplayStore(DefaultReplayEntries)
+		s := NewMemoryReplayStore(DefaultReplayEntries)
+		s.now = v.now // the store keeps the verifier's time
+		v.replay = s
 	}
 	return v, nil
 }
