@@ -107,7 +107,7 @@ func readDigested(body io.Reader, max int64, dc *digestCheck) ([]byte, error) {
 	var buf bytes.Buffer
 	n, err := io.Copy(io.MultiWriter(&buf, dc), io.LimitReader(body, max+1))
 	if err != nil {
-		return nil, fmt.Errorf("httpsig: reading the body: %w", err)
+		return nil, fmt.Errorf("%w: reading the body: %w", ErrDigest, err)
 	}
 	if n > max {
 		return nil, fmt.Errorf("%w: body over %d bytes", signet.ErrTooLarge, max)
