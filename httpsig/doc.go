@@ -1,0 +1,50 @@
+// Package httpsig signs and verifies HTTP messages with RFC 9421 HTTP
+// Message Signatures, and checks bodies with RFC 9530 Content-Digest.
+//
+// A signature covers chosen components of a message: derived ones such as
+// @method, @authority, @path, @query-param;name="id" and @status, and
+// header fields, with the parameters sf, key, bs, req and tr. The keys are
+// signet keys of the six RFC 9421 algorithms (signet.HMACSHA256,
+// signet.Ed25519, signet.ECDSAP256SHA256, signet.ECDSAP384SHA384,
+// signet.RSAPSSSHA512, signet.RSAV15SHA256): a key is bound to its
+// algorithm, so an alg parameter that names another one is refused before
+// any cryptography, and a JWS or PASETO key never checks an HTTP signature.
+//
+// Sign requests with a Signer, directly or as an http.RoundTripper:
+//
+//	key, _ := signet.GenerateKeyWithID(signet.Ed25519, "client-1")
+//	s, err := httpsig.NewSigner(key, httpsig.Options{
+//		Components: []string{"@method", "@authority", "@path", "@query", "content-type", "content-digest"},
+//		Digest:     httpsig.SHA256, // adds Content-Digest over the body
+//		Nonce:      true,
+//	})
+//	client := &http.Client{Transport: &httpsig.Transport{Signer: s}}
+//
+// Verify them with a Verifier, directly or as middleware:
+//
+//	v, err := httpsig.NewVerifier(keys, httpsig.Policy{
+//		Require: []string{"@method", "@authority", "@path", "content-digest"},
+//	})
+//	handler = httpsig.Middleware(v)(handler) // 401 + problem body when invalid
+//	// in the handler: res, _ := httpsig.FromContext(r.Context())
+//
+// What the zero Policy enforces: a created parameter no older than five
+// minutes and at most a minute ahead, expires when present, a nonce
+// remembered (in memory, bounded) so that it cannot be replayed, and, for
+// a message with a body, a signed Content-Digest that matches the body,
+// which is read (at most DefaultMaxBody bytes) and handed on intact.
+// Signatures are selected by label or tag, keys by the keyid parameter.
+// Behind a TLS-terminating proxy, set Policy.Origin to what clients see.
+//
+// Responses are signed with SignResponses (middleware) or
+// Signer.SignResponse; a response can bind the request it answers with
+// req components. A client asks for a response signature with
+// Accept-Signature (AcceptSignature, ParseAcceptSignature), and the server
+// answers with Signer.Answer, which SignResponses does on its own.
+//
+// Every parser has a size limit; errors wrap the sentinels of this package
+// (ErrNoSignature, ErrComponent, ErrNotCovered, ErrTooOld, ErrReplay,
+// ErrDigest) or of package signet (ErrMalformed, ErrTooLarge,
+// ErrSignatureInvalid, ErrAlgorithmMismatch, ErrKeyNotFound, ErrExpired,
+// ErrNotYetValid). Signers and Verifiers are safe for concurrent use.
+package httpsig
