@@ -243,4 +243,3 @@ func BenchmarkRatio(b *testing.B) {
 		}
 	}
 }
-

@@ -172,7 +172,9 @@ func replayed(t *testing.T) ReplayStore {
 
 type replayFunc func(keyID, nonce string, until time.Time) error
 
-func (f replayFunc) Remember(keyID, nonce string, until time.Time) error { return f(keyID, nonce, until) }
+func (f replayFunc) Remember(keyID, nonce string, until time.Time) error {
+	return f(keyID, nonce, until)
+}
 
 // TestReplayStore: the in-memory store refuses a nonce twice, forgets it
 // after its time, and fails closed when full.
