@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the interop peers, so that `SIGNET_INTEROP=1 go test ./interop/`
 # can run:
-#   node    npm jose, pinned in interop/node/package-lock.json, into
+#   node    npm jose and http-message-signatures (with structured-headers),
+#           pinned in interop/node/package-lock.json, into
 #           interop/node/node_modules;
 #   python  pyseto and its dependencies, pinned with hashes in
 #           interop/python/requirements.txt, into the virtualenv
@@ -31,7 +32,7 @@ setup_node() {
 	command -v node >/dev/null 2>&1 ||
 		die "node is not installed (need Node.js >= 20; e.g. apt-get install nodejs npm)"
 	command -v npm >/dev/null 2>&1 ||
-		die "npm is not installed (need npm to install the pinned jose; e.g. apt-get install npm)"
+		die "npm is not installed (need npm to install the pinned node peers; e.g. apt-get install npm)"
 	[ -f "$lock" ] || die "missing $lock"
 
 	local node_major
@@ -55,9 +56,11 @@ setup_node() {
 	echo "+ npm ci --prefix $node_dir --no-audit --no-fund"
 	npm ci --prefix "$node_dir" --no-audit --no-fund ||
 		die "npm ci failed (is the npm registry reachable?)"
-	local version
-	version="$(node -p 'require(process.argv[1]).version' "$modules/jose/package.json")"
-	echo "interop/setup.sh: installed jose $version with node $(node --version)"
+	local pkg version
+	for pkg in jose http-message-signatures; do
+		version="$(node -p 'require(process.argv[1]).version' "$modules/$pkg/package.json")"
+		echo "interop/setup.sh: installed $pkg $version with node $(node --version)"
+	done
 }
 
 setup_python() {
