@@ -1,5 +1,6 @@
-// Command signet makes keys, signs, verifies and inspects JWTs, and issues
-// and checks PASETO tokens with the signet library, from the shell.
+// Command signet makes keys, signs, verifies and inspects JWTs, issues and
+// checks PASETO tokens, and signs and verifies HTTP messages (RFC 9421)
+// with the signet library, from the shell.
 //
 // Usage:
 //
@@ -10,13 +11,18 @@
 //	signet jwt inspect
 //	signet paseto encrypt|sign --key F [--claims F] [--exp DURATION | --no-exp] [--footer S] [--implicit S]
 //	signet paseto decrypt|verify --key F [--footer S] [--implicit S] [--iss S] [--aud S] [--sub S] [--leeway D] [--no-exp]
+//	signet httpsig sign --key F --label L --components '"@method" "@path" …' [--keyid K] [--created now|UNIX] [--expires UNIX] [--nonce N] [--tag T] [--digest sha-256|sha-512]
+//	signet httpsig verify (--key F | --jwks F) [--label L] [--tag T] [--require '"@method" …'] [--max-age D] [--no-created] [--unsigned-body] [--now UNIX]
+//	signet httpsig base [--label L]
 //	signet help
 //
 // # Keys
 //
 // keygen prints a new private key for ALG (HS256, HS384, HS512, RS256,
-// RS384, RS512, PS256, PS384, PS512, ES256, ES384, ES512 or EdDSA) as a
-// JWK that names its algorithm, with the key ID given by --kid. For the
+// RS384, RS512, PS256, PS384, PS512, ES256, ES384, ES512 or EdDSA, or one
+// of the RFC 9421 algorithms hmac-sha256, rsa-pss-sha512, rsa-v1_5-sha256,
+// ecdsa-p256-sha256, ecdsa-p384-sha384 and ed25519) as a JWK that names
+// its algorithm, with the key ID given by --kid. For the
 // PASETO algorithms (v4.local, v4.public, v3.local, v3.public) it prints a
 // PASERK instead: k4.local, k4.secret, k3.local or k3.secret. A PASERK has
 // no key ID, so --kid is refused there: a PASETO key's ID is its PASERK ID
@@ -24,6 +30,7 @@
 // output is secret: write it to a file only you can read.
 //
 //	signet keygen ES256 --kid 2025-01 > es256.jwk
+//	signet keygen ed25519 --kid web-1 > web.jwk
 //	signet keygen v4.public > v4.key
 //
 // pub reads a private key on stdin and prints its public half in the same
@@ -42,17 +49,27 @@
 //     Ed25519 key follows from the key; an RSA key needs --alg (RS256,
 //     PS256, …), because the same key fits six algorithms. A PEM key is a
 //     PASETO key only with --alg v4.public (Ed25519) or v3.public (P-384).
+//     For httpsig, an Ed25519, P-256 or P-384 key is read for ed25519,
+//     ecdsa-p256-sha256 or ecdsa-p384-sha384, and an RSA key needs --alg
+//     rsa-pss-sha512 or rsa-v1_5-sha256 (a PKCS #8 key marked
+//     id-RSASSA-PSS is read for rsa-pss-sha512).
 //   - a PASERK: k4.local, k4.public, k4.secret, or the same with k3. It
 //     names its algorithm. The other PASERK types (IDs, and keys wrapped
 //     with a key or password, or sealed) are refused: unwrap them first.
 //     A PASETO local key is read only as a PASERK, never from PEM or raw
 //     bytes, which do not say which algorithm they are for.
 //   - a raw HMAC secret: any other bytes, with one trailing newline
-//     stripped, and --alg HS256, HS384 or HS512. The secret must be at
-//     least as long as the hash (32, 48 or 64 bytes).
+//     stripped, and --alg HS256, HS384 or HS512 (hmac-sha256 for
+//     httpsig). The secret must be at least as long as the hash (32, 48
+//     or 64 bytes).
+//
+// A JWK without "alg" needs --alg, except, for httpsig, an Ed25519, P-256
+// or P-384 one, read as for PEM.
 //
 // The key decides the algorithm, never the token: a token whose header
-// names another algorithm than the key's is rejected.
+// names another algorithm than the key's is rejected. A key is for one
+// kind of signature: a key made for EdDSA JWTs does not sign HTTP
+// messages, one made for ed25519 does not sign JWTs.
 //
 // # JWTs
 //
@@ -101,7 +118,56 @@
 //
 //	signet paseto verify --key v4.pub --aud api < token
 //
-// httpsig, serve and bench are not implemented in this build yet.
+// # HTTP message signatures
+//
+// The httpsig commands read one HTTP/1.x message on stdin: a response when
+// it starts "HTTP/", a request otherwise. Lines may end in CRLF or in LF
+// alone, as in RFC 9421's examples; a message without a body may lack the
+// blank line that ends its header section. The body is delimited by
+// Content-Length or chunked coding (a response without either runs to the
+// end of the input); bytes after it other than line endings are refused.
+// A request line names no scheme unless it is in absolute form: --scheme
+// (https by default) gives the one the request was sent with, for @scheme
+// and @target-uri. Components with the req parameter, in a response
+// signature, are taken from the request given with --request F.
+//
+// httpsig sign signs the message with the private key and prints it with a
+// Signature-Input and a Signature field line added at the end of its
+// header section, in its line endings; every other byte, the order of
+// the fields and the body included, is kept. --label names the signature
+// and --components lists what it covers, serialized or bare
+// ('"@method" "@authority" "@path" "content-digest"' or
+// '@method @authority @path content-digest'). The parameters are created
+// (the current time, or --created UNIX), expires (--expires UNIX), nonce
+// (--nonce), keyid (--keyid, or the key's own ID) and tag (--tag).
+// --digest sha-256 or sha-512 adds a Content-Digest field line of the body
+// first, when the message has none; the components must then cover
+// content-digest. A label the message already uses is refused.
+//
+//	signet httpsig sign --key web.jwk --label sig1 --components '@method @authority @path content-digest' --digest sha-256 < req.http > signed.http
+//
+// httpsig verify checks a signature of the message with one key (--key)
+// or a JWK Set (--jwks, the key picked by the keyid parameter) and prints
+// the signature accepted as one line of JSON: label, keyid, alg, created,
+// expires, nonce, tag and the covered components. It tries the signatures
+// in order, or only the one labelled --label, or those tagged --tag. By
+// default created is required and may be at most 5 minutes old (--max-age
+// D; --no-created accepts a signature without it), expires must not have
+// passed, and a request with a body must cover a Content-Digest, which is
+// checked against the body (--unsigned-body accepts a body nothing
+// covers; a covered digest is checked still). --require lists the
+// components the signature must cover. --now UNIX checks the times
+// against a given time, to verify old examples.
+//
+//	signet httpsig verify --key web.pub.jwk --require '@method @path' < signed.http
+//
+// httpsig base prints the signature base of a signature of the message,
+// as a verifier rebuilds it: the exact bytes signed, with no newline
+// added. Without --label it is the message's first signature (with a
+// warning when there are several). It checks nothing: it is a debugging
+// aid for signatures that do not verify.
+//
+// serve and bench are not implemented in this build yet.
 //
 // # Exit status
 //

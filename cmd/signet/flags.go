@@ -95,7 +95,8 @@ var pasetoAlgorithms = map[signet.Algorithm]bool{
 	signet.V3Local: true, signet.V3Public: true, signet.V4Local: true, signet.V4Public: true,
 }
 
-// parseAlg reads an algorithm named on the command line, JWS or PASETO.
+// parseAlg reads an algorithm named on the command line: JWS, PASETO or
+// RFC 9421.
 // An unknown name is a usage error.
 func (cmd *command) parseAlg(name string) (signet.Algorithm, error) {
 	alg, err := signet.ParseAlgorithm(name)
@@ -113,18 +114,23 @@ func (cmd *command) optionalAlg(name string, given bool) (signet.Algorithm, erro
 	return cmd.parseAlg(name)
 }
 
-// jwsAlg is optionalAlg for the jwt commands: a PASETO algorithm is a
-// usage error.
+// jwsAlg is optionalAlg for the jwt commands: a PASETO or an RFC 9421
+// algorithm is a usage error.
 func (cmd *command) jwsAlg(name string, given bool) (signet.Algorithm, error) {
 	alg, err := cmd.optionalAlg(name, given)
-	if err == nil && pasetoAlgorithms[alg] {
+	switch {
+	case err != nil:
+		return "", err
+	case pasetoAlgorithms[alg]:
 		return "", cmd.usageErr("--alg %s is a PASETO algorithm: use signet paseto (jwt takes %s)", alg, jwsAlgorithmList())
+	case alg.IsHTTPSig():
+		return "", cmd.usageErr("--alg %s is an HTTP Message Signatures algorithm: use signet httpsig (jwt takes %s)", alg, jwsAlgorithmList())
 	}
-	return alg, err
+	return alg, nil
 }
 
 // algorithmList names every algorithm keys can be made for: the JWS ones,
-// then the PASETO ones.
+// the PASETO ones, then the RFC 9421 ones.
 func algorithmList() string { return joinAlgs(signet.Algorithms()) }
 
 // jwsAlgorithmList names the JWS algorithms.

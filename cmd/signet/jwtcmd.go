@@ -232,15 +232,18 @@ func (c *cli) jwtVerify(args []string) error {
 	return err
 }
 
-// loadJWSKey is loadKey for the jwt commands: a PASETO key (a PASERK) is
-// refused with a pointer to signet paseto.
+// loadJWSKey is loadKey for the jwt commands: a PASETO key (a PASERK) or
+// an RFC 9421 key is refused with a pointer to signet paseto or httpsig.
 func loadJWSKey(path string, alg signet.Algorithm) (*signet.Key, error) {
 	key, err := loadKey(path, alg)
 	if err != nil {
 		return nil, err
 	}
-	if !key.Algorithm().IsJWS() {
-		return nil, fmt.Errorf("key file %s: %w: it holds a %s key, which is for PASETO tokens, not JWTs (use signet paseto)", path, signet.ErrAlgorithmMismatch, key.Algorithm())
+	switch a := key.Algorithm(); {
+	case a.IsHTTPSig():
+		return nil, fmt.Errorf("key file %s: %w: it holds a %s key, which is for HTTP message signatures, not JWTs (use signet httpsig)", path, signet.ErrAlgorithmMismatch, a)
+	case !a.IsJWS():
+		return nil, fmt.Errorf("key file %s: %w: it holds a %s key, which is for PASETO tokens, not JWTs (use signet paseto)", path, signet.ErrAlgorithmMismatch, a)
 	}
 	return key, nil
 }

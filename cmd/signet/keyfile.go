@@ -131,8 +131,8 @@ func parseKey(data []byte, alg signet.Algorithm) (*signet.Key, error) {
 	if isLocal(alg) {
 		return nil, errLocalNotPASERK(alg)
 	}
-	if alg != signet.HS256 && alg != signet.HS384 && alg != signet.HS512 {
-		return nil, fmt.Errorf("%w: not a JWK, PEM or PASERK key (a raw secret needs --alg HS256, HS384 or HS512)", signet.ErrMalformed)
+	if alg != signet.HS256 && alg != signet.HS384 && alg != signet.HS512 && alg != signet.HMACSHA256 {
+		return nil, fmt.Errorf("%w: not a JWK, PEM or PASERK key (a raw secret needs --alg HS256, HS384 or HS512, or hmac-sha256 for signet httpsig)", signet.ErrMalformed)
 	}
 	return signet.NewKey(alg, trimNewline(data))
 }

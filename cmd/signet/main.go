@@ -107,7 +107,9 @@ func (c *cli) dispatch(args []string) error {
 		return c.jwt(rest)
 	case "paseto":
 		return c.paseto(rest)
-	case "httpsig", "serve", "bench":
+	case "httpsig":
+		return c.httpsigCmd(rest)
+	case "serve", "bench":
 		return &usageError{msg: cmd + ": not implemented yet in this build"}
 	default:
 		return &usageError{msg: fmt.Sprintf("unknown command %q", cmd), usage: usageText}
@@ -156,10 +158,19 @@ const usageTemplate = `Usage:
   signet paseto decrypt|verify --key F [--footer S] [--implicit S] [--iss S] [--aud S] [--sub S] [--leeway D] [--no-exp]
         check the PASETO token on stdin and print its claims
         (sign and verify also take --alg v4.public|v3.public for a PEM key)
+  signet httpsig sign --key F --label L --components '"@method" "@path" …' [--keyid K] [--created now|UNIX] [--expires UNIX] [--nonce N] [--tag T] [--digest sha-256|sha-512]
+        sign the HTTP/1.1 message on stdin (RFC 9421) and print it with
+        Signature-Input and Signature added
+  signet httpsig verify (--key F | --jwks F) [--label L] [--tag T] [--require '"@method" …'] [--max-age D] [--no-created] [--unsigned-body] [--now UNIX]
+        verify a signature of the message on stdin; print it as JSON
+  signet httpsig base [--label L]
+        print the signature base of a signature of the message on stdin
+        (the httpsig commands also take --alg ALG for a key file that does
+        not name it, --scheme https|http, and --request F for a response)
   signet help
         print this help
 
-Not implemented yet in this build: httpsig, serve, bench.
+Not implemented yet in this build: serve, bench.
 
 Algorithms: ALGORITHMS
 
@@ -168,7 +179,9 @@ SEC 1), PASERK (k4.local, k4.public, k4.secret and the same with k3) or a
 raw HMAC secret (any other bytes, one trailing newline stripped). --alg is
 needed only where the file does not name the algorithm: a raw secret, an
 RSA PEM key, a JWK without "alg", a PEM key for v4.public or v3.public.
-PASETO local keys are read only as PASERK.
+PASETO local keys are read only as PASERK. For httpsig, an Ed25519, P-256
+or P-384 key in PEM or in a JWK without "alg" is read for ed25519,
+ecdsa-p256-sha256 or ecdsa-p384-sha384 without --alg.
 
 Exit status: 0 success, 1 rejected (reason on stderr), 2 usage error.
 Run "signet COMMAND -h" for the flags of a command.

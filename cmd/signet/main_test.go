@@ -91,7 +91,8 @@ func writeFile(t *testing.T, dir, name string, data []byte) string {
 	return p
 }
 
-// keygenRuns holds one "signet keygen ALG --kid k-ALG" per algorithm, made
+// keygenRuns holds one "signet keygen ALG --kid k-ALG" per JWS and RFC 9421
+// algorithm, made
 // once (RSA generation is slow) and shared by the tests.
 var keygenRuns = sync.OnceValue(func() map[signet.Algorithm]result {
 	var (
@@ -99,7 +100,7 @@ var keygenRuns = sync.OnceValue(func() map[signet.Algorithm]result {
 		wg  sync.WaitGroup
 		out = make(map[signet.Algorithm]result)
 	)
-	for _, alg := range signet.JWSAlgorithms() {
+	for _, alg := range append(signet.JWSAlgorithms(), signet.HTTPSigAlgorithms()...) {
 		wg.Go(func() {
 			var o, e bytes.Buffer
 			code := run([]string{"keygen", string(alg), "--kid", "k-" + string(alg)}, strings.NewReader(""), &o, &e)
@@ -149,10 +150,10 @@ func newKeyFile(t *testing.T, dir string, alg signet.Algorithm, kid string) (*si
 
 func TestHelp(t *testing.T) {
 	t.Parallel()
-	for _, args := range [][]string{{"help"}, {"-h"}, {"--help"}, {"jwt", "help"}, {"paseto", "help"}} {
+	for _, args := range [][]string{{"help"}, {"-h"}, {"--help"}, {"jwt", "help"}, {"paseto", "help"}, {"httpsig", "help"}} {
 		r := runCLI(t, "", args...)
 		wantCode(t, r, exitOK, strings.Join(args, " "))
-		for _, want := range []string{"signet keygen ALG", "signet pub", "signet jwt sign", "signet jwt verify", "signet jwt inspect", "signet paseto", "EdDSA", "v4.local"} {
+		for _, want := range []string{"signet keygen ALG", "signet pub", "signet jwt sign", "signet jwt verify", "signet jwt inspect", "signet paseto", "signet httpsig sign", "signet httpsig verify", "signet httpsig base", "EdDSA", "v4.local", "ed25519"} {
 			if !strings.Contains(r.stdout, want) {
 				t.Errorf("%q: help lacks %q", args, want)
 			}
@@ -161,6 +162,7 @@ func TestHelp(t *testing.T) {
 	for _, args := range [][]string{
 		{"keygen", "-h"}, {"pub", "-h"}, {"jwt", "sign", "-h"}, {"jwt", "verify", "--help"}, {"jwt", "inspect", "-h"},
 		{"paseto", "sign", "-h"}, {"paseto", "decrypt", "--help"},
+		{"httpsig", "sign", "-h"}, {"httpsig", "verify", "--help"}, {"httpsig", "base", "-h"},
 	} {
 		r := runCLI(t, "", args...)
 		wantCode(t, r, exitOK, strings.Join(args, " "))
@@ -211,7 +213,9 @@ func TestUsageErrors(t *testing.T) {
 		{"paseto without subcommand", []string{"paseto"}, "no subcommand"},
 		{"unknown paseto subcommand", []string{"paseto", "seal"}, `unknown subcommand "seal"`},
 		{"paseto sign without key", []string{"paseto", "sign"}, "--key is required"},
-		{"httpsig", []string{"httpsig", "verify"}, "httpsig: not implemented yet in this build"},
+		{"httpsig without subcommand", []string{"httpsig"}, "no subcommand"},
+		{"httpsig verify without key", []string{"httpsig", "verify"}, "exactly one of --key and --jwks"},
+		{"jwt sign with an httpsig alg", []string{"jwt", "sign", "--key", key, "--alg", "ed25519"}, "use signet httpsig"},
 		{"serve", []string{"serve"}, "serve: not implemented yet in this build"},
 		{"bench", []string{"bench", "--quick"}, "bench: not implemented yet in this build"},
 	}
