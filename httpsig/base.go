@@ -37,6 +37,18 @@ type baseBuilder struct {
 // appendBase writes the signature base of m for the components and the
 // @signature-params value sigParams (RFC 9421 §2.5).
 func (bb baseBuilder) appendBase(dst []byte, m *message, comps []Component, sigParams string) ([]byte, error) {
+	dst, err := bb.appendLines(dst, m, comps)
+	if err != nil {
+		return dst, err
+	}
+	return append(append(dst, sigParamsName...), sigParams...), nil
+}
+
+// sigParamsName starts the last line of a signature base.
+const sigParamsName = `"@signature-params": `
+
+// appendLines writes the base's line of each component.
+func (bb baseBuilder) appendLines(dst []byte, m *message, comps []Component) ([]byte, error) {
 	for i := range comps {
 		c := &comps[i]
 		dst = append(dst, c.text...)
@@ -47,8 +59,7 @@ func (bb baseBuilder) appendBase(dst []byte, m *message, comps []Component, sigP
 		}
 		dst = append(dst, '\n')
 	}
-	dst = append(dst, `"@signature-params": `...)
-	return append(dst, sigParams...), nil
+	return dst, nil
 }
 
 // appendValue writes the component value of c in m.
@@ -95,9 +106,9 @@ func appendDerived(dst []byte, m *message, c *Component) ([]byte, error) {
 		if !m.hasAuthority {
 			return dst, fmt.Errorf("%w: @target-uri: the request names no host", ErrComponent)
 		}
-		return appendText(dst, c, m.targetURI())
+		return checkText(m.appendTargetURI(dst), len(dst), c)
 	case "@request-target":
-		return appendText(dst, c, m.target)
+		return checkText(m.appendTarget(dst), len(dst), c)
 	case "@path":
 		return appendText(dst, c, m.path)
 	case "@query":
@@ -114,12 +125,18 @@ func appendDerived(dst []byte, m *message, c *Component) ([]byte, error) {
 
 // appendText appends a derived value, which must be printable ASCII.
 func appendText(dst []byte, c *Component, v string) ([]byte, error) {
-	for i := range len(v) {
-		if v[i] < 0x20 || v[i] > 0x7e {
-			return dst, fmt.Errorf("%w: %s: value has a character outside printable ASCII", ErrComponent, c.name)
+	return checkText(append(dst, v...), len(dst), c)
+}
+
+// checkText checks that the value appended to dst from start on is
+// printable ASCII.
+func checkText(dst []byte, start int, c *Component) ([]byte, error) {
+	for _, b := range dst[start:] {
+		if b < 0x20 || b > 0x7e {
+			return dst[:start], fmt.Errorf("%w: %s: value has a character outside printable ASCII", ErrComponent, c.name)
 		}
 	}
-	return append(dst, v...), nil
+	return dst, nil
 }
 
 // appendField writes an HTTP field's value (RFC 9421 §2.1): each line
@@ -131,7 +148,7 @@ func (bb baseBuilder) appendField(dst []byte, m *message, c *Component) ([]byte,
 	if c.tr {
 		where = "trailer"
 	}
-	lines, ok := m.fieldLines(c.name, c.tr)
+	lines, ok := m.fieldLines(c.name, c.canon, c.tr)
 	if !ok {
 		return dst, fmt.Errorf("%w: %s: no such %s field", ErrComponent, c.text, where)
 	}

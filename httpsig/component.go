@@ -2,6 +2,7 @@ package httpsig
 
 import (
 	"fmt"
+	"net/http"
 	"strings"
 
 	"github.com/signet-go/signet"
@@ -22,6 +23,8 @@ type Component struct {
 	tr     bool
 	params sf.Params // as given or received, in order, for serialization
 	text   string    // the serialized identifier, e.g. "@query-param";name="id"
+	id     string    // identity: name and parameters regardless of order
+	canon  string    // a field's canonical header key ("Content-Type")
 }
 
 // Name returns the component name: "@method", "content-type", ….
@@ -135,12 +138,18 @@ func componentOf(it sf.Item) (Component, error) {
 		return c, fmt.Errorf("%w: %v", ErrComponent, err)
 	}
 	c.text = text
+	c.id = c.identity()
+	if name[0] != '@' {
+		c.canon = http.CanonicalHeaderKey(name)
+	}
 	return c, nil
 }
 
 // key is the component's identity: name and parameters regardless of
 // their order (RFC 9421 §2: the same component must not be covered twice).
-func (c Component) key() string {
+func (c Component) key() string { return c.id }
+
+func (c Component) identity() string {
 	var b strings.Builder
 	b.WriteString(c.name)
 	for _, f := range [...]struct {

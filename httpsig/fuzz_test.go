@@ -31,11 +31,17 @@ func FuzzVerifyRequest(f *testing.F) {
 	}
 	ek, _ := signet.GenerateKeyWithID(signet.Ed25519, "test-key-ed25519")
 	set, _ := signet.NewKeySet(hk.WithKeyID("test-shared-secret"), ek)
-	v, err := NewVerifier(set, Policy{NoCreated: true, MaxBody: 1 << 10, Now: func() time.Time { return time.Unix(1618884473, 0) },
-		Fields: map[string]FieldType{"x": Dictionary, "z": List}})
+	p := Policy{NoCreated: true, MaxBody: 1 << 10, Now: func() time.Time { return time.Unix(1618884473, 0) },
+		Fields: map[string]FieldType{"x": Dictionary, "z": List}}
+	v, err := NewVerifier(set, p)
 	if err != nil {
 		f.Fatal(err)
 	}
+	strict, err := NewVerifier(set, p)
+	if err != nil {
+		f.Fatal(err)
+	}
+	strict.strict = true
 	sentinels := []error{ErrNoSignature, ErrComponent, ErrNotCovered, ErrTooOld, ErrReplay, ErrDigest,
 		signet.ErrMalformed, signet.ErrTooLarge, signet.ErrSignatureInvalid, signet.ErrAlgorithmMismatch,
 		signet.ErrKeyNotFound, signet.ErrExpired, signet.ErrNotYetValid}
@@ -43,6 +49,15 @@ func FuzzVerifyRequest(f *testing.F) {
 		r, err := http.ReadRequest(bufio.NewReader(bytes.NewReader(msg)))
 		if err != nil {
 			return
+		}
+		// The fast path and the strict parser agree on every message.
+		m := requestMessage(r, nil)
+		_, errFast := v.verify(&m, r.Header)
+		_, errStrict := strict.verify(&m, r.Header)
+		for _, s := range sentinels {
+			if errors.Is(errFast, s) != errors.Is(errStrict, s) {
+				t.Fatalf("fast path: %v\nstrict parser: %v", errFast, errStrict)
+			}
 		}
 		_, err = v.VerifyRequest(r)
 		if err == nil {

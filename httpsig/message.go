@@ -1,7 +1,6 @@
 package httpsig
 
 import (
-	"net"
 	"net/http"
 	"net/url"
 	"slices"
@@ -16,19 +15,19 @@ type message struct {
 	status   int
 
 	// Request parts.
-	method        string
-	scheme        string // lowercase
-	authority     string // lowercase host[:port], default port omitted
-	path          string // escaped, "/" when empty
-	query         string // raw, without "?"
-	target        string // request-target as on the request line
-	header        http.Header
-	trailer       http.Header
-	related       *message // the request a response answers
-	host          string   // Host as sent: net/http keeps it out of the header map
-	te            []string // Transfer-Encoding, likewise
-	hasAuthority  bool
-	hasTargetForm bool
+	method       string
+	scheme       string // lowercase
+	authority    string // lowercase host[:port], default port omitted
+	path         string // escaped, "/" when empty
+	query        string // raw, without "?"
+	requestURI   string // request-target as received (servers); "" for clients
+	forceQuery   bool
+	header       http.Header
+	trailer      http.Header
+	related      *message // the request a response answers
+	host         string   // Host as sent: net/http keeps it out of the header map
+	te           []string // Transfer-Encoding, likewise
+	hasAuthority bool
 }
 
 // Origin is the scheme and authority clients use to reach a server, for
@@ -84,18 +83,7 @@ func requestMessage(r *http.Request, origin *Origin) message {
 		m.path = "/"
 	}
 	m.query = u.RawQuery
-	switch {
-	case r.RequestURI != "":
-		m.target = r.RequestURI
-	case m.method == http.MethodConnect:
-		m.target = m.authority
-	default:
-		m.target = m.path
-		if u.ForceQuery || u.RawQuery != "" {
-			m.target += "?" + u.RawQuery
-		}
-	}
-	m.hasTargetForm = true
+	m.requestURI, m.forceQuery = r.RequestURI, u.ForceQuery
 	return m
 }
 
@@ -109,11 +97,11 @@ func responseMessage(status int, h, trailer http.Header, req *message) message {
 // when there are none. net/http moves three fields out of the header map
 // (Host into Request.Host, Transfer-Encoding and the Trailer announcement
 // into their own members); they are rebuilt from there.
-func (m *message) fieldLines(name string, trailer bool) ([]string, bool) {
+func (m *message) fieldLines(name, canon string, trailer bool) ([]string, bool) {
 	if trailer {
-		return headerLines(m.trailer, name)
+		return headerLines(m.trailer, name, canon)
 	}
-	if v, ok := headerLines(m.header, name); ok {
+	if v, ok := headerLines(m.header, name, canon); ok {
 		return v, ok
 	}
 	switch name {
@@ -138,12 +126,13 @@ func (m *message) fieldLines(name string, trailer bool) ([]string, bool) {
 	return nil, false
 }
 
-// headerLines returns the lines of field name in h (its canonical key).
-func headerLines(h http.Header, name string) ([]string, bool) {
+// headerLines returns the lines of field name in h, whose canonical key
+// is canon.
+func headerLines(h http.Header, name, canon string) ([]string, bool) {
 	if h == nil {
 		return nil, false
 	}
-	v, ok := h[http.CanonicalHeaderKey(name)]
+	v, ok := h[canon]
 	if !ok {
 		// A header map filled directly may use another case.
 		for k, lines := range h {
@@ -156,27 +145,46 @@ func headerLines(h http.Header, name string) ([]string, bool) {
 }
 
 // normalizeAuthority lowercases host[:port] and drops the scheme's default
-// port (RFC 9421 §2.2.3, RFC 9110 §4.2.3).
+// port, or an empty one (RFC 9421 §2.2.3, RFC 9110 §4.2.3).
 func normalizeAuthority(host, scheme string) string {
 	host = strings.ToLower(host)
-	h, port, err := net.SplitHostPort(host)
-	if err != nil {
-		return host
+	i := strings.LastIndexByte(host, ':')
+	if i < 0 || strings.IndexByte(host[i:], ']') >= 0 {
+		return host // no port; an IPv6 literal's colons are inside brackets
 	}
-	if (scheme == "http" && port == "80") || (scheme == "https" && port == "443") || port == "" {
-		if strings.Contains(h, ":") {
-			return "[" + h + "]"
-		}
-		return h
+	switch port := host[i+1:]; {
+	case port == "", scheme == "http" && port == "80", scheme == "https" && port == "443":
+		return host[:i]
 	}
 	return host
 }
 
-// targetURI is @target-uri: scheme://authority/path?query.
-func (m *message) targetURI() string {
-	s := m.scheme + "://" + m.authority + m.path
+// appendTargetURI appends @target-uri: scheme://authority/path?query.
+func (m *message) appendTargetURI(dst []byte) []byte {
+	dst = append(dst, m.scheme...)
+	dst = append(dst, "://"...)
+	dst = append(dst, m.authority...)
+	dst = append(dst, m.path...)
 	if m.query != "" {
-		s += "?" + m.query
+		dst = append(dst, '?')
+		dst = append(dst, m.query...)
 	}
-	return s
+	return dst
+}
+
+// appendTarget appends @request-target: as received by a server, or as a
+// client sends it (origin form; authority form for CONNECT).
+func (m *message) appendTarget(dst []byte) []byte {
+	switch {
+	case m.requestURI != "":
+		return append(dst, m.requestURI...)
+	case m.method == http.MethodConnect:
+		return append(dst, m.authority...)
+	}
+	dst = append(dst, m.path...)
+	if m.forceQuery || m.query != "" {
+		dst = append(dst, '?')
+		dst = append(dst, m.query...)
+	}
+	return dst
 }

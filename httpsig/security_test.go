@@ -146,9 +146,18 @@ func TestSecurity(t *testing.T) {
 			if keys == nil {
 				keys = []*signet.Key{hk}
 			}
+			sv := mustVerifier(t, p, keys...)
+			sv.strict = true
+			m := requestMessage(r, p.Origin)
+			_, errStrict := sv.verify(&m, r.Header)
 			_, err := mustVerifier(t, p, keys...).VerifyRequest(r)
 			if !errors.Is(err, c.want) {
 				t.Fatalf("got %v, want %v", err, c.want)
+			}
+			// The strict parser reaches the same verdict on the signature
+			// (the body is checked after it, by VerifyRequest alone).
+			if !errors.Is(c.want, ErrDigest) && !errors.Is(c.want, signet.ErrTooLarge) && !errors.Is(errStrict, c.want) {
+				t.Fatalf("fast path: %v; strict parser: %v", err, errStrict)
 			}
 		})
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strconv"
 	"sync"
 	"time"
 
@@ -68,6 +69,9 @@ type Signer struct {
 	bb      baseBuilder
 	digests bool // comps covers content-digest
 	bufs    sync.Pool
+
+	reqList, respList []byte // ("…" …) for requests and responses
+	tail              []byte // the static parameters: ;nonce=…;alg=…;keyid=…;tag=…
 }
 
 // NewSigner returns a Signer for key, which must be a private key (or
@@ -109,6 +113,9 @@ func NewSigner(key *signet.Key, o Options) (*Signer, error) {
 		s.digests = s.digests || (c.name == "content-digest" && !c.req)
 	}
 	if err := checkUnique(s.comps); err != nil {
+		return nil, err
+	}
+	if err := s.prepare(); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -183,70 +190,135 @@ func mustComponents(ids ...string) []Component {
 	return out
 }
 
+// signBuf is the scratch space of one signature, pooled.
+type signBuf struct {
+	input, base, sig, line []byte
+}
+
+// prepare serializes, once, what does not change between signatures: the
+// component list and the parameters after created, expires and nonce.
+func (s *Signer) prepare() error {
+	list := func(comps []Component) ([]byte, error) {
+		t, err := sigInputText(comps, nil)
+		return []byte(t), err
+	}
+	var err error
+	if s.reqList, err = list(s.compsOr(defaultRequest)); err != nil {
+		return err
+	}
+	if s.respList, err = list(s.compsOr(defaultResponse)); err != nil {
+		return err
+	}
+	var tail sf.Params
+	if s.o.NonceValue != "" {
+		tail = append(tail, sf.Param{Key: "nonce", Value: s.o.NonceValue})
+	}
+	if s.o.Alg {
+		tail = append(tail, sf.Param{Key: "alg", Value: string(s.key.Algorithm())})
+	}
+	if s.keyid != "" {
+		tail = append(tail, sf.Param{Key: "keyid", Value: s.keyid})
+	}
+	if s.o.Tag != "" {
+		tail = append(tail, sf.Param{Key: "tag", Value: s.o.Tag})
+	}
+	t, err := sigInputText(nil, tail)
+	if err != nil {
+		return fmt.Errorf("%w: signature parameters: %v", ErrComponent, err)
+	}
+	s.tail = []byte(t[len("()"):])
+	return nil
+}
+
+func (s *Signer) compsOr(defaults []Component) []Component {
+	if len(s.comps) > 0 {
+		return s.comps
+	}
+	return defaults
+}
+
 // sign builds the signature parameters and base for m, signs, and adds the
 // two field lines to h.
 func (s *Signer) sign(m *message, h http.Header, defaults []Component) error {
-	comps := s.comps
+	comps, list := s.comps, s.reqList
 	if len(comps) == 0 {
 		comps = defaults
 	}
-	if err := labelFree(h, s.label); err != nil {
-		return err
+	if m.response {
+		list = s.respList
 	}
-	var params sf.Params
+	if len(h["Signature-Input"]) > 0 || len(h["Signature"]) > 0 {
+		if err := labelFree(h, s.label); err != nil {
+			return err
+		}
+	}
+	buf, _ := s.bufs.Get().(*signBuf)
+	if buf == nil {
+		buf = new(signBuf)
+	}
+	defer s.bufs.Put(buf)
+
+	// The Signature-Input member: label=("…" …);created=…;…
+	in := append(buf.input[:0], s.label...)
+	in = append(in, '=')
+	start := len(in)
+	in = append(in, list...)
 	now := time.Now
 	if s.o.Now != nil {
 		now = s.o.Now
 	}
 	created := now().Unix()
 	if !s.o.NoCreated {
-		params = append(params, sf.Param{Key: "created", Value: created})
+		in = strconv.AppendInt(append(in, ";created="...), created, 10)
 	}
 	switch {
 	case s.o.Expires > 0:
-		params = append(params, sf.Param{Key: "expires", Value: created + int64((s.o.Expires+time.Second-1)/time.Second)})
+		in = strconv.AppendInt(append(in, ";expires="...), created+int64((s.o.Expires+time.Second-1)/time.Second), 10)
 	case !s.o.ExpiresAt.IsZero():
-		params = append(params, sf.Param{Key: "expires", Value: s.o.ExpiresAt.Unix()})
+		in = strconv.AppendInt(append(in, ";expires="...), s.o.ExpiresAt.Unix(), 10)
 	}
-	switch {
-	case s.o.NonceValue != "":
-		params = append(params, sf.Param{Key: "nonce", Value: s.o.NonceValue})
-	case s.o.Nonce:
+	if s.o.Nonce {
 		var n [24]byte
 		if _, err := rand.Read(n[:]); err != nil {
 			return fmt.Errorf("httpsig: nonce: %w", err)
 		}
-		params = append(params, sf.Param{Key: "nonce", Value: base64.RawURLEncoding.EncodeToString(n[:])})
+		in = append(in, `;nonce="`...)
+		in = base64.RawURLEncoding.AppendEncode(in, n[:])
+		in = append(in, '"')
 	}
-	if s.o.Alg {
-		params = append(params, sf.Param{Key: "alg", Value: string(s.key.Algorithm())})
+	in = append(in, s.tail...)
+	buf.input = in
+
+	base, err := s.bb.appendLines(buf.base[:0], m, comps)
+	if err == nil {
+		base = append(append(base, sigParamsName...), in[start:]...)
 	}
-	if s.keyid != "" {
-		params = append(params, sf.Param{Key: "keyid", Value: s.keyid})
-	}
-	if s.o.Tag != "" {
-		params = append(params, sf.Param{Key: "tag", Value: s.o.Tag})
-	}
-	input, err := sigInputText(comps, params)
-	if err != nil {
-		return fmt.Errorf("%w: signature parameters: %v", ErrComponent, err)
-	}
-	bp, _ := s.bufs.Get().(*[]byte)
-	if bp == nil {
-		bp = new([]byte)
-	}
-	defer s.bufs.Put(bp)
-	base, err := s.bb.appendBase((*bp)[:0], m, comps, input)
-	*bp = base
+	buf.base = base
 	if err != nil {
 		return err
 	}
-	sig, err := s.key.Sign(nil, base)
+	sig, err := s.key.Sign(buf.sig[:0], base)
+	buf.sig = sig
 	if err != nil {
 		return err
 	}
-	h.Add("Signature-Input", s.label+"="+input)
-	h.Add("Signature", s.label+"=:"+base64.StdEncoding.EncodeToString(sig)+":")
+	// Both field lines in one string, and both header slices in one
+	// array when they are new: two allocations in all.
+	line := append(buf.line[:0], in...)
+	line = append(line, s.label...)
+	line = append(line, "=:"...)
+	line = base64.StdEncoding.AppendEncode(line, sig)
+	line = append(line, ':')
+	buf.line = line
+	both := string(line)
+	inLine, sigLine := both[:len(in)], both[len(in):]
+	if len(h["Signature-Input"]) == 0 && len(h["Signature"]) == 0 {
+		pair := []string{inLine, sigLine}
+		h["Signature-Input"], h["Signature"] = pair[:1:1], pair[1:]
+		return nil
+	}
+	h["Signature-Input"] = append(h["Signature-Input"], inLine)
+	h["Signature"] = append(h["Signature"], sigLine)
 	return nil
 }
 

@@ -113,7 +113,7 @@ func TestRoundTrip(t *testing.T) {
 				t.Fatalf("%v\nSignature-Input: %s", err, r.Header.Get("Signature-Input"))
 			}
 			if res.Algorithm != alg || res.KeyID != "k-"+string(alg) || res.Label != "sig1" || res.Tag != "app" ||
-				!res.Created.Equal(testNow) || !res.Expires.Equal(testNow.Add(time.Minute)) || res.Nonce == "" || len(res.Components) != len(allComponents) {
+				!res.Created.Equal(testNow) || !res.Expires.Equal(testNow.Add(time.Minute)) || res.Nonce == "" || len(res.Components()) != len(allComponents) {
 				t.Fatalf("result %+v", res)
 			}
 			// The client's own view of the request verifies too.
@@ -240,7 +240,7 @@ func TestAcceptSignature(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Nonce != "n-123" || res.Tag != "t" || res.Expires.IsZero() || len(res.Components) != 3 {
+	if res.Nonce != "n-123" || res.Tag != "t" || res.Expires.IsZero() || len(res.Components()) != 3 {
 		t.Fatalf("%+v", res)
 	}
 	// Another key or algorithm cannot answer.

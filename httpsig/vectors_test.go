@@ -170,11 +170,21 @@ func TestVectors(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			// The strict parser's verdict must be the fast path's.
+			strict, err := NewVerifier(set, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			strict.strict = true
+			_, errStrict := strict.verify(&m, h)
 			var res *Result
 			if resp != nil {
 				res, err = ver.VerifyResponse(resp, related)
 			} else {
 				res, err = ver.VerifyRequest(req)
+			}
+			if (err == nil) != (errStrict == nil) {
+				t.Fatalf("fast path: %v; strict parser: %v", err, errStrict)
 			}
 			if v.Valid {
 				valid++

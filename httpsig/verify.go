@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -81,23 +82,32 @@ type Result struct {
 	Expires    time.Time // zero when absent
 	Nonce      string
 	Tag        string
-	Components []Component // the covered components, in signed order
+	comps      []Component // the covered components, in signed order (shared: never modified)
 }
+
+// Components returns the covered components, in signed order.
+func (r *Result) Components() []Component { return slices.Clone(r.comps) }
 
 // Covers reports whether the signature covers the component identified
 // by id (serialized or bare, as for ParseComponent).
 func (r *Result) Covers(id string) bool {
 	c, err := ParseComponent(id)
-	if err != nil {
-		return false
-	}
-	for _, have := range r.Components {
-		if have.key() == c.key() {
+	return err == nil && r.covers(c.id)
+}
+
+// covers reports whether the signature covers the component whose
+// identity (Component.id) is id.
+func (r *Result) covers(id string) bool {
+	for i := range r.comps {
+		if r.comps[i].id == id {
 			return true
 		}
 	}
 	return false
 }
+
+// contentDigestID is the identity of the component content-digest.
+var contentDigestID = mustComponents("content-digest")[0].id
 
 // A Verifier checks signatures on messages against a key set and a
 // Policy. It is safe for concurrent use.
@@ -108,6 +118,8 @@ type Verifier struct {
 	replay  ReplayStore
 	bb      baseBuilder
 	bufs    sync.Pool
+	lists   componentCache
+	strict  bool // tests: always take the strict parser
 }
 
 // NewVerifier returns a Verifier that looks keys up in keys (a
@@ -188,7 +200,7 @@ func (v *Verifier) VerifyResponse(resp *http.Response, req *http.Request) (*Resu
 
 // checkBody enforces the digest part of the policy on a message body.
 func (v *Verifier) checkBody(h http.Header, body *io.ReadCloser, res *Result) error {
-	covered := res.Covers("content-digest")
+	covered := res.covers(contentDigestID)
 	hasBody := *body != nil && *body != http.NoBody
 	if !covered {
 		if hasBody && !v.p.UnsignedBody {
@@ -222,9 +234,14 @@ func (v *Verifier) checkBody(h http.Header, body *io.ReadCloser, res *Result) er
 
 // verify selects and checks a signature of m, whose fields are h.
 func (v *Verifier) verify(m *message, h http.Header) (*Result, error) {
-	inLines, sigLines := h.Values("Signature-Input"), h.Values("Signature")
+	inLines, sigLines := h["Signature-Input"], h["Signature"]
 	if len(inLines) == 0 && len(sigLines) == 0 {
 		return nil, fmt.Errorf("%w: no Signature-Input", ErrNoSignature)
+	}
+	if !v.strict && len(inLines) == 1 && len(sigLines) == 1 && len(inLines[0]) <= v.p.MaxHeader && len(sigLines[0]) <= v.p.MaxHeader {
+		if res, err, ok := v.verifyFast(m, inLines[0], sigLines[0]); ok {
+			return res, err
+		}
 	}
 	inputs, err := parseDictLines("Signature-Input", inLines, v.p.MaxHeader)
 	if err != nil {
@@ -255,7 +272,12 @@ func (v *Verifier) verify(m *message, h http.Header) (*Result, error) {
 			continue
 		}
 		tried++
-		res, err := v.check(m, mem.Key, &in, sm)
+		it, ok := sm.(sf.Item)
+		sig, isBytes := it.Value.([]byte)
+		if !ok || !isBytes {
+			return nil, fmt.Errorf("%w: Signature %s is not a Byte Sequence", signet.ErrMalformed, clip.String(mem.Key))
+		}
+		res, err := v.check(m, mem.Key, &in, sig)
 		if err == nil {
 			return res, nil
 		}
@@ -269,16 +291,63 @@ func (v *Verifier) verify(m *message, h http.Header) (*Result, error) {
 	return nil, first
 }
 
+// verifyFast is verify for fields in the canonical subset fastparse.go
+// reads; ok is false when they are not, and nothing was checked.
+func (v *Verifier) verifyFast(m *message, inField, sigField string) (res *Result, err error, ok bool) {
+	var ins [maxFastMembers]fastInput
+	var sigs [maxFastMembers]fastSig
+	n, ok := scanInputs(inField, &ins)
+	if !ok {
+		return nil, nil, false
+	}
+	ns, ok := scanSigs(sigField, &sigs)
+	if !ok || ns != n {
+		return nil, nil, false
+	}
+	var sigBuf [512]byte
+	tried := 0
+	for i := range n {
+		fi := &ins[i]
+		j := 0
+		for j < ns && sigs[j].label != fi.label {
+			j++
+		}
+		if j == ns {
+			return nil, nil, false // the strict path names the fault
+		}
+		if v.p.Label != "" && fi.label != v.p.Label || v.p.Tag != "" && fi.tag != v.p.Tag {
+			continue
+		}
+		comps, cerr := v.lists.get(fi.list)
+		if cerr != nil {
+			return nil, nil, false
+		}
+		sig, sok := decodeSig(sigBuf[:0], sigs[j].b64)
+		if !sok {
+			return nil, nil, false
+		}
+		tried++
+		in := sigInput{comps: comps, created: fi.created, expires: fi.expires, hasCreated: fi.hasCreated,
+			hasExpires: fi.hasExpires, nonce: fi.nonce, alg: fi.alg, keyid: fi.keyid, tag: fi.tag, text: fi.text}
+		r, cerr := v.check(m, fi.label, &in, sig)
+		if cerr == nil {
+			return r, nil, true
+		}
+		if err == nil {
+			err = cerr
+		}
+	}
+	if tried == 0 {
+		return nil, fmt.Errorf("%w: none with label %q and tag %q", ErrNoSignature, clip.String(v.p.Label), clip.String(v.p.Tag)), true
+	}
+	return nil, err, true
+}
+
 // check verifies one signature: policy first, then the key, then the
 // cryptography, and the nonce last (so that a forgery cannot use up a
 // nonce).
-func (v *Verifier) check(m *message, label string, in *sigInput, sm sf.Member) (*Result, error) {
-	it, ok := sm.(sf.Item)
-	sig, isBytes := it.Value.([]byte)
-	if !ok || !isBytes {
-		return nil, fmt.Errorf("%w: Signature %s is not a Byte Sequence", signet.ErrMalformed, clip.String(label))
-	}
-	res := &Result{Label: label, KeyID: in.keyid, Nonce: in.nonce, Tag: in.tag, Components: in.comps}
+func (v *Verifier) check(m *message, label string, in *sigInput, sig []byte) (*Result, error) {
+	res := &Result{Label: label, KeyID: in.keyid, Nonce: in.nonce, Tag: in.tag, comps: in.comps}
 	if err := v.checkPolicy(in, res); err != nil {
 		return nil, err
 	}
@@ -290,7 +359,8 @@ func (v *Verifier) check(m *message, label string, in *sigInput, sm sf.Member) (
 		}
 		alg = a
 	}
-	cands, err := selectKeys(v.keys, in.keyid, alg)
+	var one [4]*signet.Key
+	cands, err := selectKeys(one[:0], v.keys, in.keyid, alg)
 	if err != nil {
 		return nil, err
 	}
@@ -299,7 +369,10 @@ func (v *Verifier) check(m *message, label string, in *sigInput, sm sf.Member) (
 		bp = new([]byte)
 	}
 	defer v.bufs.Put(bp)
-	base, err := v.bb.appendBase((*bp)[:0], m, in.comps, in.text)
+	base, err := v.bb.appendLines((*bp)[:0], m, in.comps)
+	if err == nil {
+		base = append(append(base, sigParamsName...), in.text...)
+	}
 	*bp = base
 	if err != nil {
 		return nil, err
@@ -333,27 +406,26 @@ func (v *Verifier) check(m *message, label string, in *sigInput, sm sf.Member) (
 // selectKeys finds the keys that may have made a signature with keyid and,
 // when the signature names one, alg. Without alg the key decides: any
 // RFC 9421 algorithm is looked up.
-func selectKeys(keys signet.Keys, keyid string, alg signet.Algorithm) ([]*signet.Key, error) {
+func selectKeys(out []*signet.Key, keys signet.Keys, keyid string, alg signet.Algorithm) ([]*signet.Key, error) {
 	switch ks := keys.(type) {
 	case *signet.Key:
 		if keyid != "" && ks.KeyID() != "" && keyid != ks.KeyID() {
 			return nil, fmt.Errorf("%w: keyid %q", signet.ErrKeyNotFound, clip.String(keyid))
 		}
-		return []*signet.Key{ks}, nil
+		return append(out, ks), nil
 	case *signet.KeySet:
 		if keyid != "" {
 			k, ok := ks.Lookup(keyid)
 			if !ok {
 				return nil, fmt.Errorf("%w: keyid %q", signet.ErrKeyNotFound, clip.String(keyid))
 			}
-			return []*signet.Key{k}, nil
+			return append(out, k), nil
 		}
 	}
 	algs := []signet.Algorithm{alg}
 	if alg == "" {
 		algs = signet.HTTPSigAlgorithms()
 	}
-	var out []*signet.Key
 	var first error
 	for _, a := range algs {
 		c, err := keys.Select(keyid, a)
@@ -412,7 +484,7 @@ func (v *Verifier) checkPolicy(in *sigInput, res *Result) error {
 		return fmt.Errorf("%w: no nonce parameter", ErrNotCovered)
 	}
 	for _, c := range v.require {
-		if !res.Covers(c.text) {
+		if !res.covers(c.id) {
 			return fmt.Errorf("%w: %s", ErrNotCovered, c.text)
 		}
 	}

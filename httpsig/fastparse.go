@@ -1,0 +1,360 @@
+package httpsig
+
+import (
+	"encoding/base64"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/signet-go/signet/internal/sf"
+)
+
+// The verifier's fast path reads Signature-Input and Signature without
+// building Structured Field values, for fields in canonical form: what
+// signers, signet's included, send. It accepts a strict subset of the
+// RFC 9651 grammar in which the text of a member is its own serialization,
+// so that the @signature-params line is a slice of the field. Anything
+// outside the subset (escapes, tokens, decimals, spaces after ';', a key
+// repeated, more members than fit) sends the message down the strict
+// parser, which accepts or refuses it on its own.
+
+// maxFastMembers bounds the members the fast path handles.
+const maxFastMembers = 8
+
+// fastInput is one Signature-Input member as the fast scanner read it.
+type fastInput struct {
+	label      string
+	list       string // the inner list: ("…" …)
+	text       string // list and parameters: the @signature-params value
+	created    int64
+	expires    int64
+	hasCreated bool
+	hasExpires bool
+	nonce      string
+	alg        string
+	keyid      string
+	tag        string
+}
+
+// fastSig is one Signature member: its label and base64 text.
+type fastSig struct {
+	label, b64 string
+}
+
+// scanner walks a field value.
+type scanner struct {
+	s   string
+	pos int
+}
+
+func (p *scanner) eof() bool { return p.pos >= len(p.s) }
+
+func (p *scanner) peek() byte {
+	if p.pos < len(p.s) {
+		return p.s[p.pos]
+	}
+	return 0
+}
+
+// key reads an sf key: lcalpha or "*", then lcalpha, digits, "_-.*".
+func (p *scanner) key() (string, bool) {
+	start := p.pos
+	if c := p.peek(); !(c >= 'a' && c <= 'z' || c == '*') {
+		return "", false
+	}
+	p.pos++
+	for !p.eof() {
+		c := p.s[p.pos]
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.' || c == '*') {
+			break
+		}
+		p.pos++
+	}
+	return p.s[start:p.pos], true
+}
+
+// str reads an sf String without escapes and returns its content.
+func (p *scanner) str() (string, bool) {
+	if p.peek() != '"' {
+		return "", false
+	}
+	p.pos++
+	start := p.pos
+	for !p.eof() {
+		c := p.s[p.pos]
+		switch {
+		case c == '"':
+			p.pos++
+			return p.s[start : p.pos-1], true
+		case c == '\\' || c < 0x20 || c > 0x7e:
+			return "", false
+		}
+		p.pos++
+	}
+	return "", false
+}
+
+// integer reads a canonical non-negative sf Integer.
+func (p *scanner) integer() (int64, bool) {
+	start := p.pos
+	var v int64
+	for !p.eof() && p.s[p.pos] >= '0' && p.s[p.pos] <= '9' {
+		v = v*10 + int64(p.s[p.pos]-'0')
+		p.pos++
+	}
+	n := p.pos - start
+	if n == 0 || n > 15 || (n > 1 && p.s[start] == '0') {
+		return 0, false
+	}
+	return v, true
+}
+
+// sep skips the separator between members: OWS "," OWS. It reports
+// whether a member follows.
+func (p *scanner) sep() (more, ok bool) {
+	for !p.eof() && (p.s[p.pos] == ' ' || p.s[p.pos] == '\t') {
+		p.pos++
+	}
+	if p.eof() {
+		return false, true
+	}
+	if p.s[p.pos] != ',' {
+		return false, false
+	}
+	p.pos++
+	for !p.eof() && (p.s[p.pos] == ' ' || p.s[p.pos] == '\t') {
+		p.pos++
+	}
+	return true, !p.eof()
+}
+
+// scanInputs reads a Signature-Input value into out; ok is false when the
+// value is outside the fast subset.
+func scanInputs(s string, out *[maxFastMembers]fastInput) (n int, ok bool) {
+	p := scanner{s: s}
+	for {
+		if n == len(out) {
+			return 0, false
+		}
+		in := &out[n]
+		*in = fastInput{}
+		var k bool
+		if in.label, k = p.key(); !k || p.peek() != '=' {
+			return 0, false
+		}
+		p.pos++
+		start := p.pos
+		if !p.innerList() {
+			return 0, false
+		}
+		in.list = s[start:p.pos]
+		if !p.sigParams(in) {
+			return 0, false
+		}
+		in.text = s[start:p.pos]
+		for i := range n {
+			if out[i].label == in.label {
+				return 0, false
+			}
+		}
+		n++
+		more, k := p.sep()
+		if !k {
+			return 0, false
+		}
+		if !more {
+			return n, true
+		}
+	}
+}
+
+// innerList reads ( "name";params … ) with single spaces.
+func (p *scanner) innerList() bool {
+	if p.peek() != '(' {
+		return false
+	}
+	p.pos++
+	for i := 0; ; i++ {
+		if p.peek() == ')' {
+			p.pos++
+			return true
+		}
+		if i > 0 {
+			if p.peek() != ' ' {
+				return false
+			}
+			p.pos++
+		}
+		if _, ok := p.str(); !ok {
+			return false
+		}
+		// Item parameters: bare keys (true) or key="string".
+		var seen [4]string
+		for np := 0; p.peek() == ';'; np++ {
+			p.pos++
+			k, ok := p.key()
+			if !ok || np == len(seen) {
+				return false
+			}
+			for _, s := range seen[:np] {
+				if s == k {
+					return false
+				}
+			}
+			seen[np] = k
+			if p.peek() == '=' {
+				p.pos++
+				if _, ok := p.str(); !ok {
+					return false
+				}
+			}
+		}
+	}
+}
+
+// sigParams reads ;created=…;keyid="…" and the like into in.
+func (p *scanner) sigParams(in *fastInput) bool {
+	var seen [8]string
+	for np := 0; p.peek() == ';'; np++ {
+		p.pos++
+		k, ok := p.key()
+		if !ok || np == len(seen) {
+			return false
+		}
+		for _, s := range seen[:np] {
+			if s == k {
+				return false
+			}
+		}
+		seen[np] = k
+		if p.peek() != '=' {
+			// A bare key is Boolean true: only unknown parameters may be.
+			switch k {
+			case "created", "expires", "nonce", "alg", "keyid", "tag":
+				return false
+			}
+			continue
+		}
+		p.pos++
+		switch k {
+		case "created", "expires":
+			v, ok := p.integer()
+			if !ok {
+				return false
+			}
+			if k == "created" {
+				in.created, in.hasCreated = v, true
+			} else {
+				in.expires, in.hasExpires = v, true
+			}
+		default:
+			v, ok := p.str()
+			if !ok {
+				return false
+			}
+			switch k {
+			case "nonce":
+				in.nonce = v
+			case "alg":
+				in.alg = v
+			case "keyid":
+				in.keyid = v
+			case "tag":
+				in.tag = v
+			}
+		}
+	}
+	return true
+}
+
+// scanSigs reads a Signature value of label=:base64: members into out.
+func scanSigs(s string, out *[maxFastMembers]fastSig) (n int, ok bool) {
+	p := scanner{s: s}
+	for {
+		if n == len(out) {
+			return 0, false
+		}
+		label, k := p.key()
+		if !k || p.peek() != '=' {
+			return 0, false
+		}
+		p.pos++
+		if p.peek() != ':' {
+			return 0, false
+		}
+		p.pos++
+		start := p.pos
+		for !p.eof() && p.s[p.pos] != ':' {
+			c := p.s[p.pos]
+			if !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/' || c == '=') {
+				return 0, false
+			}
+			p.pos++
+		}
+		if p.eof() {
+			return 0, false
+		}
+		out[n] = fastSig{label: label, b64: s[start:p.pos]}
+		p.pos++
+		for i := range n {
+			if out[i].label == label {
+				return 0, false
+			}
+		}
+		n++
+		more, k := p.sep()
+		if !k {
+			return 0, false
+		}
+		if !more {
+			return n, true
+		}
+	}
+}
+
+// strictBase64 is standard base64 that refuses non-zero pad bits, as
+// the strict sf parser does. It is never modified.
+var strictBase64 = base64.StdEncoding.Strict()
+
+// decodeSig decodes a Signature member's base64 (canonical: padded, no
+// stray bits) into dst.
+func decodeSig(dst []byte, b64 string) ([]byte, bool) {
+	n := base64.StdEncoding.DecodedLen(len(b64))
+	if cap(dst) < n {
+		dst = make([]byte, n)
+	}
+	m, err := strictBase64.Decode(dst[:n], unsafe.Slice(unsafe.StringData(b64), len(b64)))
+	if err != nil {
+		return dst, false
+	}
+	return dst[:m], true
+}
+
+// componentCache holds the parsed component lists a Verifier has seen,
+// keyed by their text: clients send the same few lists again and again.
+type componentCache struct {
+	m sync.Map // list text → []Component
+	n atomic.Int32
+}
+
+const maxCachedLists = 1024
+
+// get returns the components of an inner list's text.
+func (c *componentCache) get(list string) ([]Component, error) {
+	if v, ok := c.m.Load(list); ok {
+		return v.([]Component), nil
+	}
+	l, err := sf.ParseList(list)
+	if err != nil {
+		return nil, err
+	}
+	in, err := parseSigInput(l[0], false)
+	if err != nil {
+		return nil, err
+	}
+	if c.n.Add(1) <= maxCachedLists {
+		c.m.Store(strings.Clone(list), in.comps)
+	}
+	return in.comps, nil
+}
