@@ -74,15 +74,15 @@ type Policy struct {
 
 // Result describes the signature a Verifier accepted.
 type Result struct {
-	Label      string
-	Key        *signet.Key // the key that verified it
-	KeyID      string      // the keyid parameter ("" when absent)
-	Algorithm  signet.Algorithm
-	Created    time.Time // zero when absent
-	Expires    time.Time // zero when absent
-	Nonce      string
-	Tag        string
-	comps      []Component // the covered components, in signed order (shared: never modified)
+	Label     string
+	Key       *signet.Key // the key that verified it
+	KeyID     string      // the keyid parameter ("" when absent)
+	Algorithm signet.Algorithm
+	Created   time.Time // zero when absent
+	Expires   time.Time // zero when absent
+	Nonce     string
+	Tag       string
+	comps     []Component // the covered components, in signed order (shared: never modified)
 }
 
 // Components returns the covered components, in signed order.
