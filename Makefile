@@ -41,7 +41,7 @@ unit:
 	@echo "== go test -race"
 	SIGNET_INTEROP=1 $(GO) test -race -count=1 ./...
 	@echo "== allocation counts (without the race detector, which adds its own)"
-	$(GO) test -count=1 -run Allocations ./jwt ./paseto
+	$(GO) test -count=1 -run Allocations ./jwt ./paseto ./httpsig
 	@echo "== PASERK password vectors at their real Argon2id/PBKDF2 costs"
 	$(GO) test -count=1 -run Vectors ./paserk -long
 
@@ -58,10 +58,13 @@ fuzz:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./...
 
-## ratio: signet/floor ratios, interleaved in one run, pinned to one core.
+## ratio: signet/floor ratios, interleaved in one run, pinned to one core (jwt, paseto, httpsig).
 ratio:
-	$(GO) test -c -o $(BIN)/jwt.test ./jwt
-	$$(command -v taskset >/dev/null && echo taskset -c 1) $(BIN)/jwt.test -test.run '^$$' -test.bench 'Ratio' -test.benchtime 2s -test.count 3 -test.cpu 1
+	@for pkg in jwt paseto httpsig; do \
+		$(GO) test -c -o $(BIN)/$$pkg.test ./$$pkg || exit 1; \
+		echo "== $$pkg"; \
+		$$(command -v taskset >/dev/null && echo taskset -c 1) $(BIN)/$$pkg.test -test.run '^$$' -test.bench 'Ratio' -test.benchtime 2s -test.count 3 -test.cpu 1 || exit 1; \
+	done
 
 clean:
 	rm -rf $(BIN) out interop/node/node_modules interop/python/.venv

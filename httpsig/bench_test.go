@@ -38,7 +38,7 @@ type benchCase struct {
 	sig    []byte
 }
 
-func newBenchCase(b *testing.B, alg signet.Algorithm) *benchCase {
+func newBenchCase(b testing.TB, alg signet.Algorithm) *benchCase {
 	b.Helper()
 	c := &benchCase{alg: alg}
 	c.key, c.pub = mustKey(b, alg, "bench-key")
@@ -168,7 +168,7 @@ func floorVerify(b *testing.B, c *benchCase, strict bool) func() {
 
 // signOnce strips the request's signature and signs it again, as a client
 // re-sending one request does.
-func (c *benchCase) signOnce(b *testing.B, r *http.Request) {
+func (c *benchCase) signOnce(b testing.TB, r *http.Request) {
 	delete(r.Header, "Signature-Input")
 	delete(r.Header, "Signature")
 	if err := c.signer.SignRequest(r); err != nil {
@@ -176,7 +176,7 @@ func (c *benchCase) signOnce(b *testing.B, r *http.Request) {
 	}
 }
 
-func (c *benchCase) verifyOnce(b *testing.B) {
+func (c *benchCase) verifyOnce(b testing.TB) {
 	if _, err := c.ver.VerifyRequest(c.signed); err != nil {
 		b.Fatal(err)
 	}

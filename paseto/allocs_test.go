@@ -10,8 +10,9 @@ import (
 	"github.com/signet-go/signet/paseto"
 )
 
-// TestAllocations pins v4.local at two allocations per operation (the
-// token or decoded buffer, and the MAC's BLAKE2b digest).
+// TestAllocations pins v4.local at one allocation per operation: the token,
+// or the decoded buffer that the claims' strings share (the MAC's BLAKE2b
+// digest is re-keyed in place, see rekey.go).
 func TestAllocations(t *testing.T) {
 	k := key(t, signet.V4Local)
 	c := paseto.Claims{Issuer: "i", Subject: "s", Audience: "a", ExpiresAt: now.Add(time.Hour), IssuedAt: now}
@@ -21,10 +22,10 @@ func TestAllocations(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := paseto.Policy{Now: now, Audience: "a"}
-	if got := testing.AllocsPerRun(100, func() { _, _ = paseto.Encrypt(k, c, o) }); got > 2 {
+	if got := testing.AllocsPerRun(100, func() { _, _ = paseto.Encrypt(k, c, o) }); got > 1 {
 		t.Errorf("encrypt: %.0f allocations", got)
 	}
-	if got := testing.AllocsPerRun(100, func() { _, _ = paseto.Decrypt[paseto.Claims](k, tok, p) }); got > 2 {
+	if got := testing.AllocsPerRun(100, func() { _, _ = paseto.Decrypt[paseto.Claims](k, tok, p) }); got > 1 {
 		t.Errorf("decrypt: %.0f allocations", got)
 	}
 }
