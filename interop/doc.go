@@ -17,6 +17,12 @@
 // wrapping, sealing, password wrapping) in both directions, and checks that
 // forgeries are refused on both sides.
 //
+// The third peer is the npm package http-message-signatures, pinned beside
+// jose and driven by node/httpsig-peer.mjs. httpsig_test.go signs requests
+// and responses with signet and verifies them with the peer, and the
+// reverse, for the six RFC 9421 algorithms, checks that both sides build the
+// same signature base, and that tampering is refused across the boundary.
+//
 // Install the peers with `bash interop/setup.sh`, then run
 // `SIGNET_INTEROP=1 go test ./interop/`. Without SIGNET_INTEROP=1 the tests
 // skip when a peer is missing; with it, they fail.
