@@ -1,12 +1,11 @@
 package httpsig
 
 import (
-	"encoding/base64"
 	"strings"
 	"sync"
 	"sync/atomic"
-	"unsafe"
 
+	"github.com/signet-go/signet/internal/b64"
 	"github.com/signet-go/signet/internal/sf"
 )
 
@@ -79,20 +78,19 @@ func (p *scanner) str() (string, bool) {
 	if p.peek() != '"' {
 		return "", false
 	}
-	p.pos++
-	start := p.pos
-	for !p.eof() {
-		c := p.s[p.pos]
-		switch {
-		case c == '"':
-			p.pos++
-			return p.s[start : p.pos-1], true
-		case c == '\\' || c < 0x20 || c > 0x7e:
+	start := p.pos + 1
+	end := strings.IndexByte(p.s[start:], '"')
+	if end < 0 {
+		return "", false
+	}
+	v := p.s[start : start+end]
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; c == '\\' || c < 0x20 || c > 0x7e {
 			return "", false
 		}
-		p.pos++
 	}
-	return "", false
+	p.pos = start + end + 1
+	return v, true
 }
 
 // integer reads a canonical non-negative sf Integer.
@@ -283,20 +281,15 @@ func scanSigs(s string, out *[maxFastMembers]fastSig) (n int, ok bool) {
 		if p.peek() != ':' {
 			return 0, false
 		}
-		p.pos++
-		start := p.pos
-		for !p.eof() && p.s[p.pos] != ':' {
-			c := p.s[p.pos]
-			if !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/' || c == '=') {
-				return 0, false
-			}
-			p.pos++
-		}
-		if p.eof() {
+		// The base64 text runs to the next ':'; decodeSig checks it
+		// strictly (any other byte sends the field to the strict parser).
+		start := p.pos + 1
+		end := strings.IndexByte(s[start:], ':')
+		if end < 0 {
 			return 0, false
 		}
-		out[n] = fastSig{label: label, b64: s[start:p.pos]}
-		p.pos++
+		out[n] = fastSig{label: label, b64: s[start : start+end]}
+		p.pos = start + end + 1
 		for i := range n {
 			if out[i].label == label {
 				return 0, false
@@ -313,18 +306,14 @@ func scanSigs(s string, out *[maxFastMembers]fastSig) (n int, ok bool) {
 	}
 }
 
-// strictBase64 is standard base64 that refuses non-zero pad bits, as
-// the strict sf parser does. It is never modified.
-var strictBase64 = base64.StdEncoding.Strict()
-
 // decodeSig decodes a Signature member's base64 (canonical: padded, no
 // stray bits) into dst.
-func decodeSig(dst []byte, b64 string) ([]byte, bool) {
-	n := base64.StdEncoding.DecodedLen(len(b64))
+func decodeSig(dst []byte, text string) ([]byte, bool) {
+	n := b64.DecodedLen(len(text))
 	if cap(dst) < n {
 		dst = make([]byte, n)
 	}
-	m, err := strictBase64.Decode(dst[:n], unsafe.Slice(unsafe.StringData(b64), len(b64)))
+	m, err := b64.DecodeStd(dst[:n], text)
 	if err != nil {
 		return dst, false
 	}
@@ -333,17 +322,20 @@ func decodeSig(dst []byte, b64 string) ([]byte, bool) {
 
 // componentCache holds the parsed component lists a Verifier has seen,
 // keyed by their text: clients send the same few lists again and again.
+// Readers load an immutable map; a new list copies it (rare, and bounded).
 type componentCache struct {
-	m sync.Map // list text → []Component
-	n atomic.Int32
+	mu sync.Mutex // serializes writers
+	m  atomic.Pointer[map[string][]Component]
 }
 
-const maxCachedLists = 1024
+const maxCachedLists = 256
 
 // get returns the components of an inner list's text.
 func (c *componentCache) get(list string) ([]Component, error) {
-	if v, ok := c.m.Load(list); ok {
-		return v.([]Component), nil
+	if m := c.m.Load(); m != nil {
+		if comps, ok := (*m)[list]; ok {
+			return comps, nil
+		}
 	}
 	l, err := sf.ParseList(list)
 	if err != nil {
@@ -353,8 +345,25 @@ func (c *componentCache) get(list string) ([]Component, error) {
 	if err != nil {
 		return nil, err
 	}
-	if c.n.Add(1) <= maxCachedLists {
-		c.m.Store(strings.Clone(list), in.comps)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	old := c.m.Load()
+	if old == nil || len(*old) < maxCachedLists {
+		next := make(map[string][]Component, 1+lenOf(old))
+		if old != nil {
+			for k, v := range *old {
+				next[k] = v
+			}
+		}
+		next[strings.Clone(list)] = in.comps
+		c.m.Store(&next)
 	}
 	return in.comps, nil
+}
+
+func lenOf(m *map[string][]Component) int {
+	if m == nil {
+		return 0
+	}
+	return len(*m)
 }

@@ -20,12 +20,33 @@ const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789
 var (
 	pairs [4096][2]byte
 	pair  [4096]uint16 // pairs as little-endian uint16, for 8-byte stores
-	dec   [256]byte
-	// dec0..dec3 hold each character's 6 bits pre-shifted to its place in
-	// a 24-bit group, or bad (a bit above the group) outside the alphabet:
-	// four characters decode with four loads and three ORs.
-	dec0, dec1, dec2, dec3 [256]uint32
+	url   = newDecoder("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+	std   = newDecoder("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
 )
+
+// decoder holds the decoding tables of one alphabet. dec maps a character
+// to its 6 bits, or 0xFF outside the alphabet; dec0..dec3 hold each
+// character's 6 bits pre-shifted to its place in a 24-bit group, or bad (a
+// bit above the group) outside the alphabet: four characters decode with
+// four loads and three ORs.
+type decoder struct {
+	dec                    [256]byte
+	dec0, dec1, dec2, dec3 [256]uint32
+}
+
+func newDecoder(alphabet string) *decoder {
+	d := new(decoder)
+	for i := range d.dec {
+		d.dec[i] = 0xFF
+		d.dec0[i], d.dec1[i], d.dec2[i], d.dec3[i] = bad, bad, bad, bad
+	}
+	for i := 0; i < len(alphabet); i++ {
+		c := alphabet[i]
+		d.dec[c] = byte(i)
+		d.dec0[c], d.dec1[c], d.dec2[c], d.dec3[c] = uint32(i)<<18, uint32(i)<<12, uint32(i)<<6, uint32(i)
+	}
+	return d
+}
 
 const bad = 1 << 31
 
@@ -33,17 +54,6 @@ func init() {
 	for i := range pairs {
 		pairs[i] = [2]byte{alphabet[i>>6], alphabet[i&63]}
 		pair[i] = uint16(alphabet[i>>6]) | uint16(alphabet[i&63])<<8
-	}
-	for i := range dec {
-		dec[i] = 0xFF
-	}
-	for i := range dec0 {
-		dec0[i], dec1[i], dec2[i], dec3[i] = bad, bad, bad, bad
-	}
-	for i := 0; i < len(alphabet); i++ {
-		c := alphabet[i]
-		dec[c] = byte(i)
-		dec0[c], dec1[c], dec2[c], dec3[c] = uint32(i)<<18, uint32(i)<<12, uint32(i)<<6, uint32(i)
 	}
 }
 
@@ -95,7 +105,30 @@ func EncodeToString(src []byte) string { return string(AppendEncode(nil, src)) }
 
 // Decode decodes src into dst, which must have room for DecodedLen(len(src))
 // bytes, and returns the number of bytes written.
-func Decode(dst []byte, src string) (int, error) {
+func Decode(dst []byte, src string) (int, error) { return url.decode(dst, src) }
+
+// DecodeStd decodes strict padded standard base64 (RFC 4648 §4, the Byte
+// Sequences of HTTP Structured Fields): the length a multiple of 4, '='
+// only as the one or two final characters, and no non-zero bits under the
+// padding. dst must have room for DecodedLen(len(src)) bytes.
+func DecodeStd(dst []byte, src string) (int, error) {
+	if len(src)%4 != 0 {
+		return 0, ErrInvalid
+	}
+	switch {
+	case len(src) >= 2 && src[len(src)-2] == '=':
+		if src[len(src)-1] != '=' {
+			return 0, ErrInvalid
+		}
+		src = src[:len(src)-2]
+	case len(src) >= 1 && src[len(src)-1] == '=':
+		src = src[:len(src)-1]
+	}
+	return std.decode(dst, src)
+}
+
+func (d *decoder) decode(dst []byte, src string) (int, error) {
+	dec, dec0, dec1, dec2, dec3 := &d.dec, &d.dec0, &d.dec1, &d.dec2, &d.dec3
 	n := DecodedLen(len(src))
 	if len(src)%4 == 1 || len(dst) < n {
 		return 0, ErrInvalid

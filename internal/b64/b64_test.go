@@ -3,6 +3,7 @@ package b64
 import (
 	"bytes"
 	"encoding/base64"
+	"strings"
 	"testing"
 )
 
@@ -105,4 +106,43 @@ func TestDecodeStaysInBounds(t *testing.T) {
 	if dst[18] != 0xAA || dst[19] != 0xBB {
 		t.Fatalf("wrote past the decoded length: %x", dst[18:])
 	}
+}
+
+// TestDecodeStd checks DecodeStd against encoding/base64's strict standard
+// decoder on valid and broken inputs.
+func TestDecodeStd(t *testing.T) {
+	strict := base64.StdEncoding.Strict()
+	inputs := []string{"", "=", "==", "A===", "AA==", "AB==", "AAA=", "AAB=", "AAAA", "AA=A", "AA", "AAA", "+/+/", "-_-_", "AA==AA==", " AAA", "QUJD", "QUI=", "QQ=="}
+	for n := range 70 {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = byte(i*37 + n)
+		}
+		inputs = append(inputs, base64.StdEncoding.EncodeToString(b))
+	}
+	for _, in := range inputs {
+		want, werr := strict.DecodeString(in)
+		dst := make([]byte, DecodedLen(len(in)))
+		n, err := DecodeStd(dst, in)
+		if (err == nil) != (werr == nil) || err == nil && !bytes.Equal(dst[:n], want) {
+			t.Errorf("%q: got %x, %v; encoding/base64 %x, %v", in, dst[:n], err, want, werr)
+		}
+	}
+}
+
+func FuzzDecodeStd(f *testing.F) {
+	f.Add("QUJD")
+	f.Add("QQ==")
+	strict := base64.StdEncoding.Strict()
+	f.Fuzz(func(t *testing.T, in string) {
+		want, werr := strict.DecodeString(in)
+		if werr == nil && strings.ContainsAny(in, "\r\n") {
+			return // encoding/base64 skips line breaks; Structured Fields do not
+		}
+		dst := make([]byte, DecodedLen(len(in)))
+		n, err := DecodeStd(dst, in)
+		if (err == nil) != (werr == nil) || err == nil && !bytes.Equal(dst[:n], want) {
+			t.Fatalf("%q: got %x, %v; encoding/base64 %x, %v", in, dst[:n], err, want, werr)
+		}
+	})
 }
