@@ -16,14 +16,14 @@ func RequestBase(r *http.Request, label string, origin *Origin) (string, error) 
 }
 
 // ResponseBase is RequestBase for a response; req is the request it
-// answers (resp.Request when nil).
-func ResponseBase(resp *http.Response, req *http.Request, label string) (string, error) {
+// answers (resp.Request when nil), seen through origin.
+func ResponseBase(resp *http.Response, req *http.Request, label string, origin *Origin) (string, error) {
 	if req == nil {
 		req = resp.Request
 	}
 	var rm *message
 	if req != nil {
-		m := requestMessage(req, nil)
+		m := requestMessage(req, origin)
 		rm = &m
 	}
 	m := responseMessage(resp.StatusCode, resp.Header, resp.Trailer, rm)

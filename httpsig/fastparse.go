@@ -330,13 +330,35 @@ type componentCache struct {
 
 const maxCachedLists = 256
 
-// get returns the components of an inner list's text.
-func (c *componentCache) get(list string) ([]Component, error) {
+// lookup returns the components of an inner list's text, if cached.
+func (c *componentCache) lookup(list string) ([]Component, bool) {
 	if m := c.m.Load(); m != nil {
-		if comps, ok := (*m)[list]; ok {
-			return comps, nil
+		comps, ok := (*m)[list]
+		return comps, ok
+	}
+	return nil, false
+}
+
+// store caches the components of a list that verified.
+func (c *componentCache) store(list string, comps []Component) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	old := c.m.Load()
+	if old != nil && len(*old) >= maxCachedLists {
+		return
+	}
+	next := make(map[string][]Component, 1+lenOf(old))
+	if old != nil {
+		for k, v := range *old {
+			next[k] = v
 		}
 	}
+	next[strings.Clone(list)] = comps
+	c.m.Store(&next)
+}
+
+// parseList reads an inner list's components with the strict parser.
+func parseList(list string) ([]Component, error) {
 	l, err := sf.ParseList(list)
 	if err != nil {
 		return nil, err
@@ -344,19 +366,6 @@ func (c *componentCache) get(list string) ([]Component, error) {
 	in, err := parseSigInput(l[0], false)
 	if err != nil {
 		return nil, err
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	old := c.m.Load()
-	if old == nil || len(*old) < maxCachedLists {
-		next := make(map[string][]Component, 1+lenOf(old))
-		if old != nil {
-			for k, v := range *old {
-				next[k] = v
-			}
-		}
-		next[strings.Clone(list)] = in.comps
-		c.m.Store(&next)
 	}
 	return in.comps, nil
 }

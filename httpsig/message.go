@@ -54,7 +54,11 @@ func requestMessage(r *http.Request, origin *Origin) message {
 	if host == "" {
 		host = u.Host
 	}
-	m.scheme = strings.ToLower(u.Scheme)
+	if r.RequestURI == "" {
+		// A client's request says where it goes; a server's request line
+		// (even in absolute form) says nothing of the connection.
+		m.scheme = strings.ToLower(u.Scheme)
+	}
 	if m.scheme == "" {
 		m.scheme = "http"
 		if r.TLS != nil {
@@ -133,10 +137,15 @@ func headerLines(h http.Header, name, canon string) ([]string, bool) {
 		return nil, false
 	}
 	v, ok := h[canon]
+	if ok && len(v) == 0 {
+		// net/http announces trailers with empty entries until the body
+		// has been read: not yet a field.
+		return nil, false
+	}
 	if !ok {
 		// A header map filled directly may use another case.
 		for k, lines := range h {
-			if strings.EqualFold(k, name) {
+			if strings.EqualFold(k, name) && len(lines) > 0 {
 				return lines, true
 			}
 		}

@@ -90,6 +90,12 @@ func SignResponses(s *Signer) func(http.Handler) http.Handler {
 			signers := []*Signer{s}
 			if wants, err := ParseAcceptSignature(r.Header); err == nil {
 				for _, want := range wants {
+					if len(signers) > maxAnswers {
+						break // each answer is a signature to compute
+					}
+					if labelUsed(signers, want.Label) {
+						continue // labels are unique in a message
+					}
 					if a, err := s.Answer(want); err == nil {
 						signers = append(signers, a)
 					}
@@ -105,6 +111,19 @@ func SignResponses(s *Signer) func(http.Handler) http.Handler {
 	}
 }
 
+// maxAnswers bounds the Accept-Signature requests SignResponses answers
+// in one response.
+const maxAnswers = 2
+
+func labelUsed(signers []*Signer, label string) bool {
+	for _, s := range signers {
+		if s.label == label {
+			return true
+		}
+	}
+	return false
+}
+
 // signingWriter signs the response header before it is written.
 type signingWriter struct {
 	http.ResponseWriter
@@ -114,6 +133,7 @@ type signingWriter struct {
 	status  int
 	body    bytes.Buffer
 	wrote   bool
+	failed  bool // signing failed: a problem was sent, the handler's output is dropped
 }
 
 func (sw *signingWriter) WriteHeader(status int) {
@@ -134,6 +154,9 @@ func (sw *signingWriter) Write(p []byte) (int, error) {
 	if sw.status == 0 {
 		sw.WriteHeader(http.StatusOK)
 	}
+	if sw.failed {
+		return len(p), nil
+	}
 	if sw.buffer {
 		return sw.body.Write(p)
 	}
@@ -144,10 +167,14 @@ func (sw *signingWriter) Write(p []byte) (int, error) {
 func (sw *signingWriter) send(body []byte) {
 	sw.wrote = true
 	h := sw.Header()
-	for _, s := range sw.signers {
+	for i, s := range sw.signers {
 		if err := s.SignResponse(sw.status, h, nil, sw.req, body); err != nil {
+			if i > 0 {
+				continue // an Accept-Signature answer: the response stands without it
+			}
 			h.Del("Signature-Input")
 			h.Del("Signature")
+			sw.failed = true
 			writeProblem(sw.ResponseWriter, http.StatusInternalServerError, "response could not be signed")
 			return
 		}
@@ -172,5 +199,25 @@ func (sw *signingWriter) finish() {
 	sw.send(body)
 }
 
-// Unwrap gives http.ResponseController the underlying writer.
+// FlushError sends the header, signed, before flushing; a buffered
+// response (one covering content-digest) is held until the handler ends.
+// http.ResponseController finds it before Unwrap.
+func (sw *signingWriter) FlushError() error {
+	if sw.buffer {
+		return nil
+	}
+	if sw.status == 0 {
+		sw.WriteHeader(http.StatusOK)
+	}
+	if sw.failed {
+		return nil
+	}
+	return http.NewResponseController(sw.ResponseWriter).Flush()
+}
+
+// Flush implements http.Flusher as FlushError does.
+func (sw *signingWriter) Flush() { _ = sw.FlushError() }
+
+// Unwrap gives http.ResponseController the underlying writer, for what
+// signing does not touch (deadlines).
 func (sw *signingWriter) Unwrap() http.ResponseWriter { return sw.ResponseWriter }

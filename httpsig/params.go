@@ -7,6 +7,9 @@ import (
 	"github.com/signet-go/signet/internal/sf"
 )
 
+// maxComponents bounds the components of one signature.
+const maxComponents = 64
+
 // sigInput is one member of Signature-Input: the covered components and
 // the signature parameters, in received order (RFC 9421 §2.3, §4.1).
 type sigInput struct {
@@ -31,6 +34,9 @@ func parseSigInput(m sf.Member, accept bool) (sigInput, error) {
 	il, ok := m.(sf.InnerList)
 	if !ok {
 		return sigInput{}, fmt.Errorf("member is not an inner list")
+	}
+	if len(il.Items) > maxComponents {
+		return sigInput{}, fmt.Errorf("%w: more than %d components", ErrComponent, maxComponents)
 	}
 	in := sigInput{params: il.Params, comps: make([]Component, 0, len(il.Items))}
 	for _, it := range il.Items {

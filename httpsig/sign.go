@@ -54,6 +54,10 @@ type Options struct {
 	// Fields adds structured-field types for the sf parameter, by
 	// lowercase field name.
 	Fields map[string]FieldType
+	// Origin gives the scheme and authority of requests as a server
+	// received them (a proxy re-signing a request it forwards, a response
+	// binding its request with req), as Policy.Origin does for verifiers.
+	Origin *Origin
 	// Now is the clock for created; time.Now when nil.
 	Now func() time.Time
 }
@@ -125,6 +129,9 @@ func NewSigner(key *signet.Key, o Options) (*Signer, error) {
 // lines with the Signer's label, after any already there. With
 // Options.Digest, a body without Content-Digest gets one first.
 func (s *Signer) SignRequest(r *http.Request) error {
+	if r.Header == nil {
+		r.Header = http.Header{}
+	}
 	if s.digests && s.o.Digest != "" && r.Header.Get("Content-Digest") == "" && r.Body != nil && r.Body != http.NoBody {
 		body, err := io.ReadAll(r.Body)
 		r.Body.Close()
@@ -137,10 +144,7 @@ func (s *Signer) SignRequest(r *http.Request) error {
 			return err
 		}
 	}
-	if r.Header == nil {
-		r.Header = http.Header{}
-	}
-	m := requestMessage(r, nil)
+	m := requestMessage(r, s.o.Origin)
 	return s.sign(&m, r.Header, defaultRequest)
 }
 
@@ -150,6 +154,9 @@ func (s *Signer) SignRequest(r *http.Request) error {
 // body is the response content, used only to add a Content-Digest with
 // Options.Digest; pass nil otherwise.
 func (s *Signer) SignResponse(status int, h, trailer http.Header, req *http.Request, body []byte) error {
+	if h == nil {
+		return fmt.Errorf("httpsig: SignResponse needs the response's header map")
+	}
 	if s.digests && s.o.Digest != "" && h.Get("Content-Digest") == "" && body != nil {
 		if err := s.addDigest(h, body); err != nil {
 			return err
@@ -157,7 +164,7 @@ func (s *Signer) SignResponse(status int, h, trailer http.Header, req *http.Requ
 	}
 	var rm *message
 	if req != nil {
-		m := requestMessage(req, nil)
+		m := requestMessage(req, s.o.Origin)
 		rm = &m
 	}
 	m := responseMessage(status, h, trailer, rm)

@@ -16,6 +16,14 @@ import (
 	"github.com/signet-go/signet/internal/sf"
 )
 
+// maxVerifications bounds the signature checks one message can cost, over
+// all its signatures and candidate keys: a message with many signatures,
+// or signatures without keyid against a large key set, cannot buy more.
+const maxVerifications = 8
+
+// maxSignatures bounds the members of Signature-Input and Signature.
+const maxSignatures = 16
+
 // DefaultMaxHeader is the largest combined Signature-Input or Signature
 // field a Verifier reads, unless Policy.MaxHeader says otherwise.
 const DefaultMaxHeader = 16 << 10
@@ -50,6 +58,9 @@ type Policy struct {
 	NoCreated bool
 	// RequireNonce refuses signatures without a nonce parameter.
 	RequireNonce bool
+	// RequireKeyID refuses signatures without a keyid parameter (which
+	// are otherwise tried with every key of their algorithm).
+	RequireKeyID bool
 	// Replay remembers nonces; a bounded in-memory store
 	// (NewMemoryReplayStore) when nil.
 	Replay ReplayStore
@@ -64,7 +75,10 @@ type Policy struct {
 	// DefaultMaxHeader when zero.
 	MaxHeader int
 	// Origin, when set, gives the scheme and authority clients see, for
-	// @scheme, @authority and @target-uri behind a proxy.
+	// @scheme, @authority and @target-uri behind a proxy (and for the
+	// request a response answers). A request as a server read it takes its
+	// scheme from the connection (r.TLS) otherwise, never from its request
+	// line.
 	Origin *Origin
 	// Fields adds structured-field types for the sf parameter.
 	Fields map[string]FieldType
@@ -151,6 +165,7 @@ func NewVerifier(keys signet.Keys, p Policy) (*Verifier, error) {
 	if v.p.MaxHeader <= 0 {
 		v.p.MaxHeader = DefaultMaxHeader
 	}
+	v.p.MaxHeader = min(v.p.MaxHeader, sf.MaxLen) // the parser's own bound
 	if v.replay == nil {
 		s := NewMemoryReplayStore(DefaultReplayEntries)
 		s.now = v.now // the store keeps the verifier's time
@@ -164,6 +179,9 @@ func NewVerifier(keys signet.Keys, p Policy) (*Verifier, error) {
 // Content-Digest is checked: the body is read (up to Policy.MaxBody) and
 // replaced by the bytes read, so that the handler can read it again.
 func (v *Verifier) VerifyRequest(r *http.Request) (*Result, error) {
+	if err := v.readTrailers(r.Trailer, &r.Body); err != nil {
+		return nil, err
+	}
 	m := requestMessage(r, v.p.Origin)
 	res, err := v.verify(&m, r.Header)
 	if err != nil {
@@ -184,8 +202,11 @@ func (v *Verifier) VerifyResponse(resp *http.Response, req *http.Request) (*Resu
 	}
 	var rm *message
 	if req != nil {
-		m := requestMessage(req, nil)
+		m := requestMessage(req, v.p.Origin)
 		rm = &m
+	}
+	if err := v.readTrailers(resp.Trailer, &resp.Body); err != nil {
+		return nil, err
 	}
 	m := responseMessage(resp.StatusCode, resp.Header, resp.Trailer, rm)
 	res, err := v.verify(&m, resp.Header)
@@ -196,6 +217,25 @@ func (v *Verifier) VerifyResponse(resp *http.Response, req *http.Request) (*Resu
 		return nil, err
 	}
 	return res, nil
+}
+
+// readTrailers reads the body of a message that announces trailers (up to
+// Policy.MaxBody) and hands it on, so that net/http fills in the trailer
+// fields before a signature covering them (tr) is checked.
+func (v *Verifier) readTrailers(trailer http.Header, body *io.ReadCloser) error {
+	if len(trailer) == 0 || *body == nil || *body == http.NoBody {
+		return nil
+	}
+	data, err := io.ReadAll(io.LimitReader(*body, v.p.MaxBody+1))
+	(*body).Close()
+	*body = io.NopCloser(bytes.NewReader(data))
+	if err != nil {
+		return fmt.Errorf("%w: reading the body: %w", ErrDigest, err)
+	}
+	if int64(len(data)) > v.p.MaxBody {
+		return fmt.Errorf("%w: body over %d bytes", signet.ErrTooLarge, v.p.MaxBody)
+	}
+	return nil
 }
 
 // checkBody enforces the digest part of the policy on a message body.
@@ -238,7 +278,9 @@ func (v *Verifier) verify(m *message, h http.Header) (*Result, error) {
 	if len(inLines) == 0 && len(sigLines) == 0 {
 		return nil, fmt.Errorf("%w: no Signature-Input", ErrNoSignature)
 	}
-	if !v.strict && len(inLines) == 1 && len(sigLines) == 1 && len(inLines[0]) <= v.p.MaxHeader && len(sigLines[0]) <= v.p.MaxHeader {
+	// The fast path takes what fits the strict path's size limits (the
+	// same arithmetic as parseDictLines), so that both refuse alike.
+	if !v.strict && len(inLines) == 1 && len(sigLines) == 1 && len(inLines[0])+2 <= v.p.MaxHeader && len(sigLines[0])+2 <= v.p.MaxHeader {
 		if res, err, ok := v.verifyFast(m, inLines[0], sigLines[0]); ok {
 			return res, err
 		}
@@ -251,11 +293,14 @@ func (v *Verifier) verify(m *message, h http.Header) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(inputs) > maxSignatures || len(sigs) > maxSignatures {
+		return nil, fmt.Errorf("%w: more than %d signatures", signet.ErrTooLarge, maxSignatures)
+	}
 	if len(inputs) != len(sigs) {
 		return nil, fmt.Errorf("%w: Signature-Input has %d members, Signature %d", signet.ErrMalformed, len(inputs), len(sigs))
 	}
 	var first error
-	tried := 0
+	tried, budget := 0, maxVerifications
 	for _, mem := range inputs {
 		sm, ok := sigs.Get(mem.Key)
 		if !ok {
@@ -277,7 +322,7 @@ func (v *Verifier) verify(m *message, h http.Header) (*Result, error) {
 		if !ok || !isBytes {
 			return nil, fmt.Errorf("%w: Signature %s is not a Byte Sequence", signet.ErrMalformed, clip.String(mem.Key))
 		}
-		res, err := v.check(m, mem.Key, &in, sig)
+		res, err := v.check(m, mem.Key, &in, sig, &budget)
 		if err == nil {
 			return res, nil
 		}
@@ -305,7 +350,7 @@ func (v *Verifier) verifyFast(m *message, inField, sigField string) (res *Result
 		return nil, nil, false
 	}
 	var sigBuf [512]byte
-	tried := 0
+	tried, budget := 0, maxVerifications
 	for i := range n {
 		fi := &ins[i]
 		j := 0
@@ -315,12 +360,20 @@ func (v *Verifier) verifyFast(m *message, inField, sigField string) (res *Result
 		if j == ns {
 			return nil, nil, false // the strict path names the fault
 		}
-		if v.p.Label != "" && fi.label != v.p.Label || v.p.Tag != "" && fi.tag != v.p.Tag {
+		if v.p.Label != "" && fi.label != v.p.Label {
 			continue
 		}
-		comps, cerr := v.lists.get(fi.list)
-		if cerr != nil {
-			return nil, nil, false
+		// As the strict path: a selected label's components are read
+		// (and refused when bad) before its tag is compared.
+		comps, cached := v.lists.lookup(fi.list)
+		if !cached {
+			var cerr error
+			if comps, cerr = parseList(fi.list); cerr != nil {
+				return nil, fmt.Errorf("%w: Signature-Input %s: %w", signet.ErrMalformed, clip.String(fi.label), cerr), true
+			}
+		}
+		if v.p.Tag != "" && fi.tag != v.p.Tag {
+			continue
 		}
 		sig, sok := decodeSig(sigBuf[:0], sigs[j].b64)
 		if !sok {
@@ -329,8 +382,11 @@ func (v *Verifier) verifyFast(m *message, inField, sigField string) (res *Result
 		tried++
 		in := sigInput{comps: comps, created: fi.created, expires: fi.expires, hasCreated: fi.hasCreated,
 			hasExpires: fi.hasExpires, nonce: fi.nonce, alg: fi.alg, keyid: fi.keyid, tag: fi.tag, text: fi.text}
-		r, cerr := v.check(m, fi.label, &in, sig)
+		r, cerr := v.check(m, fi.label, &in, sig, &budget)
 		if cerr == nil {
+			if !cached {
+				v.lists.store(fi.list, comps) // only lists that verified
+			}
 			return r, nil, true
 		}
 		if err == nil {
@@ -346,7 +402,7 @@ func (v *Verifier) verifyFast(m *message, inField, sigField string) (res *Result
 // check verifies one signature: policy first, then the key, then the
 // cryptography, and the nonce last (so that a forgery cannot use up a
 // nonce).
-func (v *Verifier) check(m *message, label string, in *sigInput, sig []byte) (*Result, error) {
+func (v *Verifier) check(m *message, label string, in *sigInput, sig []byte, budget *int) (*Result, error) {
 	res := &Result{Label: label, KeyID: in.keyid, Nonce: in.nonce, Tag: in.tag, comps: in.comps}
 	if err := v.checkPolicy(in, res); err != nil {
 		return nil, err
@@ -359,11 +415,21 @@ func (v *Verifier) check(m *message, label string, in *sigInput, sig []byte) (*R
 		}
 		alg = a
 	}
+	if v.p.RequireKeyID && in.keyid == "" {
+		return nil, fmt.Errorf("%w: no keyid parameter", ErrNotCovered)
+	}
 	var one [4]*signet.Key
 	cands, err := selectKeys(one[:0], v.keys, in.keyid, alg)
 	if err != nil {
 		return nil, err
 	}
+	if len(cands) > *budget {
+		cands = cands[:*budget]
+	}
+	if len(cands) == 0 {
+		return nil, fmt.Errorf("%w: more than %d verifications for one message", signet.ErrTooLarge, maxVerifications)
+	}
+	*budget -= len(cands)
 	bp, _ := v.bufs.Get().(*[]byte)
 	if bp == nil {
 		bp = new([]byte)
@@ -392,9 +458,17 @@ func (v *Verifier) check(m *message, label string, in *sigInput, sig []byte) (*R
 		return nil, err
 	}
 	if in.nonce != "" {
-		until := v.now().Add(v.p.MaxAge + v.p.Skew)
+		// Remember the nonce for as long as the signature could be
+		// accepted: until created ages out or expires passes, whichever
+		// is first (checkPolicy refused a nonce bounded by neither).
+		var until time.Time
+		if in.hasCreated {
+			until = time.Unix(in.created, 0).Add(v.p.MaxAge + v.p.Skew)
+		}
 		if in.hasExpires {
-			until = time.Unix(in.expires, 0).Add(v.p.Skew)
+			if e := time.Unix(in.expires, 0).Add(v.p.Skew); until.IsZero() || e.Before(until) {
+				until = e
+			}
 		}
 		if err := v.replay.Remember(res.KeyID, in.nonce, until); err != nil {
 			return nil, err
@@ -482,6 +556,11 @@ func (v *Verifier) checkPolicy(in *sigInput, res *Result) error {
 	}
 	if v.p.RequireNonce && in.nonce == "" {
 		return fmt.Errorf("%w: no nonce parameter", ErrNotCovered)
+	}
+	if in.nonce != "" && !in.hasCreated && !in.hasExpires {
+		// Nothing bounds how long such a signature stays good, so no
+		// store can remember its nonce for long enough.
+		return fmt.Errorf("%w: a nonce needs created or expires to bound it", ErrNotCovered)
 	}
 	for _, c := range v.require {
 		if !res.covers(c.id) {

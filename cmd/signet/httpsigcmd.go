@@ -114,9 +114,21 @@ func (mf *messageFlags) setScheme(r *http.Request) {
 	}
 }
 
-// origin is the Origin a verifier is told: the request's scheme.
+// origin is the Origin a signer or verifier is told: the request's scheme.
 func origin(r *http.Request) *httpsig.Origin {
 	return &httpsig.Origin{Scheme: r.URL.Scheme}
+}
+
+// messageOrigin is origin for the request of a message: the message
+// itself, or the request a response answers (nil when there is none).
+func messageOrigin(m *httpMessage, related *http.Request) *httpsig.Origin {
+	switch {
+	case m.req != nil:
+		return origin(m.req)
+	case related != nil:
+		return origin(related)
+	}
+	return nil
 }
 
 // httpsigSign: signet httpsig sign --key F --label L --components C
@@ -202,6 +214,10 @@ func (c *cli) httpsigSign(args []string) error {
 	if !key.CanSign() {
 		return fmt.Errorf("key file %s: %w: it holds a public %s key; signing needs the private key", *keyPath, signet.ErrKeyUsage, key.Algorithm())
 	}
+	m, related, err := c.readMessage(cmd, mf)
+	if err != nil {
+		return err
+	}
 	signer, err := httpsig.NewSigner(key, httpsig.Options{
 		Label:      *label,
 		Components: components,
@@ -211,11 +227,8 @@ func (c *cli) httpsigSign(args []string) error {
 		ExpiresAt:  expiresAt,
 		Digest:     *digest,
 		Now:        func() time.Time { return createdAt },
+		Origin:     messageOrigin(m, related),
 	})
-	if err != nil {
-		return err
-	}
-	m, related, err := c.readMessage(cmd, mf)
 	if err != nil {
 		return err
 	}
@@ -327,9 +340,7 @@ func (c *cli) httpsigVerify(args []string) error {
 		MaxBody:      maxInput,
 		Now:          func() time.Time { return now },
 	}
-	if m.req != nil {
-		p.Origin = origin(m.req)
-	}
+	p.Origin = messageOrigin(m, related)
 	v, err := httpsig.NewVerifier(keys, p)
 	if err != nil {
 		return err
@@ -418,7 +429,7 @@ func (c *cli) httpsigBase(args []string) error {
 	if m.req != nil {
 		base, err = httpsig.RequestBase(m.req, *label, origin(m.req))
 	} else {
-		base, err = httpsig.ResponseBase(m.resp, related, *label)
+		base, err = httpsig.ResponseBase(m.resp, related, *label, messageOrigin(m, related))
 	}
 	if err != nil {
 		return hintRequest(err, m, related)
