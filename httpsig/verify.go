@@ -349,7 +349,21 @@ func (v *Verifier) verifyFast(m *message, inField, sigField string) (res *Result
 	if !ok || ns != n {
 		return nil, nil, false
 	}
-	var sigBuf [512]byte
+	// Every signature is decoded first, as the strict parser does: one
+	// that is not canonical base64 sends the message there.
+	var sigBuf [1024]byte
+	var decoded [maxFastMembers][]byte
+	buf := sigBuf[:0]
+	for j := range ns {
+		d, ok := decodeSig(buf[len(buf):], sigs[j].b64)
+		if !ok {
+			return nil, nil, false
+		}
+		decoded[j] = d
+		if cap(d) == cap(buf[len(buf):]) { // decoded into sigBuf
+			buf = buf[:len(buf)+len(d)]
+		}
+	}
 	tried, budget := 0, maxVerifications
 	for i := range n {
 		fi := &ins[i]
@@ -375,10 +389,7 @@ func (v *Verifier) verifyFast(m *message, inField, sigField string) (res *Result
 		if v.p.Tag != "" && fi.tag != v.p.Tag {
 			continue
 		}
-		sig, sok := decodeSig(sigBuf[:0], sigs[j].b64)
-		if !sok {
-			return nil, nil, false
-		}
+		sig := decoded[j]
 		tried++
 		in := sigInput{comps: comps, created: fi.created, expires: fi.expires, hasCreated: fi.hasCreated,
 			hasExpires: fi.hasExpires, nonce: fi.nonce, alg: fi.alg, keyid: fi.keyid, tag: fi.tag, text: fi.text}
