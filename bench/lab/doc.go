@@ -1,0 +1,12 @@
+// Package lab is signet's benchmark-and-security lab: the libraries people
+// would pick instead of signet, each behind one small adapter, the
+// benchmark cases of the studies in ../shared/seeds (named as DESIGN.md §5),
+// and the attack corpus run against every library.
+//
+// An adapter wraps one library for one format (JWTLib, PASETOLib,
+// HTTPSigLib). Cases turns the adapters into benchmark cases, each with the
+// floor of its group (the raw primitive on input of the same size), which
+// both `go test -bench` (bench_test.go) and the report generator
+// (cmd/lab) run. Keys are made once per process and shared by every
+// library, so that all sign and verify the same thing.
+package lab

@@ -1,0 +1,122 @@
+package lab
+
+import (
+	"crypto"
+	"crypto/ecdsa"
+	"crypto/ed25519"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/rsa"
+	_ "crypto/sha256" // SHA-256 for crypto.Hash
+	_ "crypto/sha512" // SHA-384 and SHA-512 for crypto.Hash
+	"encoding/base64"
+	"fmt"
+	"hash"
+	"math/big"
+	"strings"
+)
+
+// jwtFloor is the raw primitive on the signing input of the same token
+// (header.payload as signet writes it for the payload): HMAC on a reused
+// keyed state, RSA PKCS #1 v1.5 and PSS, ECDSA (the hash included), and
+// Ed25519.
+type jwtFloor struct {
+	sign, verify, forged func()
+}
+
+func newJWTFloor(k KeySpec, p *Payload) (*jwtFloor, error) {
+	j, err := signetJWT{}.New(k)
+	if err != nil {
+		return nil, err
+	}
+	tok, err := j.Sign(p)
+	if err != nil {
+		return nil, err
+	}
+	dot := strings.LastIndexByte(tok, '.')
+	input := []byte(tok[:dot])
+	sig, err := base64.RawURLEncoding.DecodeString(tok[dot+1:])
+	if err != nil {
+		return nil, err
+	}
+	bad := append([]byte(nil), sig...)
+	bad[len(bad)/2] ^= 1
+	h := jwsHash(k.Alg)
+	f := &jwtFloor{}
+	switch k.Alg[:2] {
+	case "HS":
+		mac := hmac.New(h.New, k.Secret)
+		buf := make([]byte, 0, 64)
+		f.sign = func() { mac.Reset(); mac.Write(input); buf = mac.Sum(buf[:0]) }
+		check := func(s []byte) bool { mac.Reset(); mac.Write(input); buf = mac.Sum(buf[:0]); return hmac.Equal(buf, s) }
+		f.verify = func() { must(check(sig)) }
+		f.forged = func() { must(!check(bad)) }
+	case "RS", "PS":
+		priv, pub := k.Private.(*rsa.PrivateKey), k.Public.(*rsa.PublicKey)
+		pss := &rsa.PSSOptions{SaltLength: rsa.PSSSaltLengthEqualsHash}
+		f.sign = func() {
+			d := digest(h, input)
+			var err error
+			if k.Alg[0] == 'P' {
+				_, err = rsa.SignPSS(rand.Reader, priv, h, d, pss)
+			} else {
+				_, err = rsa.SignPKCS1v15(nil, priv, h, d)
+			}
+			must(err == nil)
+		}
+		check := func(s []byte) bool {
+			d := digest(h, input)
+			if k.Alg[0] == 'P' {
+				return rsa.VerifyPSS(pub, h, d, s, pss) == nil
+			}
+			return rsa.VerifyPKCS1v15(pub, h, d, s) == nil
+		}
+		f.verify = func() { must(check(sig)) }
+		f.forged = func() { must(!check(bad)) }
+	case "ES":
+		priv, pub := k.Private.(*ecdsa.PrivateKey), k.Public.(*ecdsa.PublicKey)
+		n := len(sig) / 2
+		f.sign = func() {
+			_, err := ecdsa.SignASN1(rand.Reader, priv, digest(h, input))
+			must(err == nil)
+		}
+		check := func(s []byte) bool {
+			r, ss := new(big.Int).SetBytes(s[:n]), new(big.Int).SetBytes(s[n:])
+			return ecdsa.Verify(pub, digest(h, input), r, ss)
+		}
+		f.verify = func() { must(check(sig)) }
+		f.forged = func() { must(!check(bad)) }
+	case "Ed":
+		priv, pub := k.Private.(ed25519.PrivateKey), k.Public.(ed25519.PublicKey)
+		f.sign = func() { ed25519.Sign(priv, input) }
+		f.verify = func() { must(ed25519.Verify(pub, input, sig)) }
+		f.forged = func() { must(!ed25519.Verify(pub, input, bad)) }
+	default:
+		return nil, fmt.Errorf("lab: no floor for %s", k.Alg)
+	}
+	return f, nil
+}
+
+func jwsHash(alg string) crypto.Hash {
+	switch alg[len(alg)-3:] {
+	case "384":
+		return crypto.SHA384
+	case "512":
+		return crypto.SHA512
+	}
+	return crypto.SHA256
+}
+
+func digest(h crypto.Hash, msg []byte) []byte {
+	var hh hash.Hash = h.New()
+	hh.Write(msg)
+	return hh.Sum(nil)
+}
+
+// must panics when a floor's own check fails: the floor is broken, not
+// the library.
+func must(ok bool) {
+	if !ok {
+		panic("lab: floor self-check failed")
+	}
+}

@@ -1,0 +1,66 @@
+package lab
+
+import (
+	"github.com/signet-go/signet"
+	"github.com/signet-go/signet/jwt"
+)
+
+// signetJWT is signet's jwt package.
+type signetJWT struct{}
+
+func (signetJWT) Name() string   { return "signet" }
+func (signetJWT) Algs() []string { return JWSAlgs }
+
+func (signetJWT) New(k KeySpec) (JWT, error) {
+	key, err := signetKey(k)
+	if err != nil {
+		return nil, err
+	}
+	return &signetJWTOps{key: key}, nil
+}
+
+type signetJWTOps struct{ key *signet.Key }
+
+// claims is the payload as signet's typed claims: the registered ones
+// validated by jwt.Verify, and the data.
+type claims struct {
+	jwt.Claims
+	Data *Data `json:"data,omitempty"`
+}
+
+func (s *signetJWTOps) Sign(p *Payload) (string, error) {
+	c := claims{Claims: jwt.Claims{Issuer: p.Issuer, Subject: p.Subject, ExpiresAt: jwt.NumericDate(p.ExpiresAt), IssuedAt: jwt.NumericDate(p.IssuedAt)}, Data: p.Data}
+	if p.Audience != "" {
+		c.Audience = jwt.Audience{p.Audience}
+	}
+	return jwt.Sign(s.key, c)
+}
+
+func (s *signetJWTOps) Verify(token string, p *Payload) error {
+	c, err := jwt.Verify[claims](s.key, token, jwt.Policy{MaxSize: 1 << 20})
+	if err != nil {
+		return err
+	}
+	*p = Payload{Issuer: c.Issuer, Subject: c.Subject, ExpiresAt: int64(c.ExpiresAt), IssuedAt: int64(c.IssuedAt), Data: c.Data}
+	if len(c.Audience) > 0 {
+		p.Audience = c.Audience[0]
+	}
+	return nil
+}
+
+// signetKey makes a signet key of k's algorithm from k's material: the
+// private key when there is one, else the public key or the secret.
+func signetKey(k KeySpec) (*signet.Key, error) {
+	var material any = k.Secret
+	switch {
+	case k.Private != nil:
+		material = k.Private
+	case k.Public != nil:
+		material = k.Public
+	}
+	key, err := signet.NewKey(signet.Algorithm(k.Alg), material)
+	if err != nil {
+		return nil, err
+	}
+	return key.WithKeyID(k.KeyID), nil
+}

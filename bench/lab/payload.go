@@ -1,0 +1,51 @@
+package lab
+
+import (
+	"strings"
+	"time"
+)
+
+// The payload classes of the JWT-vs-PASETO study (seed 000), sized as in
+// DESIGN.md §5: String ≈ 50 B, SimpleStruct ≈ 200 B, ComplexStruct
+// ≈ 2 KiB, LargeData ≈ 50 KiB, VeryLargeData ≈ 500 KiB of claims.
+var Sizes = []string{"tiny", "small", "medium", "large", "verylarge"}
+
+// Payload is what every library signs: registered claims and, by size
+// class, application data. JSON names are the registered claim names.
+type Payload struct {
+	Issuer    string `json:"iss,omitempty"`
+	Subject   string `json:"sub,omitempty"`
+	Audience  string `json:"aud,omitempty"`
+	ExpiresAt int64  `json:"exp,omitempty"`
+	IssuedAt  int64  `json:"iat,omitempty"`
+	Data      *Data  `json:"data,omitempty"`
+}
+
+// Data is the application part of a payload.
+type Data struct {
+	Name  string            `json:"name,omitempty"`
+	Email string            `json:"email,omitempty"`
+	Roles []string          `json:"roles,omitempty"`
+	Attrs map[string]string `json:"attrs,omitempty"`
+	Blob  string            `json:"blob,omitempty"`
+}
+
+// NewPayload returns the payload of a size class, valid for an hour from
+// now. The base claims (the notes' set) are the "small" class, about 200
+// bytes as JSON; "tiny" carries only sub and exp.
+func NewPayload(size string, now time.Time) *Payload {
+	p := &Payload{Issuer: "https://issuer.example.com", Subject: "user@example.com", Audience: "https://api.example.com",
+		ExpiresAt: now.Add(time.Hour).Unix(), IssuedAt: now.Unix()}
+	switch size {
+	case "tiny":
+		p = &Payload{Subject: "u1", ExpiresAt: now.Add(time.Hour).Unix()}
+	case "medium":
+		p.Data = &Data{Name: "Ada Lovelace", Email: "ada@example.com", Roles: []string{"admin", "dev", "ops"},
+			Attrs: map[string]string{"team": "analytical-engines", "region": "eu-west-1"}, Blob: strings.Repeat("m", 1700)}
+	case "large":
+		p.Data = &Data{Name: "Ada Lovelace", Blob: strings.Repeat("L", 50<<10)}
+	case "verylarge":
+		p.Data = &Data{Name: "Ada Lovelace", Blob: strings.Repeat("V", 500<<10)}
+	}
+	return p
+}

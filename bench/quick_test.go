@@ -1,0 +1,5 @@
+package bench
+
+import "os"
+
+func quick() bool { return os.Getenv("LAB_QUICK") != "" }
