@@ -1,0 +1,115 @@
+// Command lab runs signet's lab: the benchmarks of signet against the Go
+// libraries people use, interleaved, and the attack corpus and published
+// vectors against every library; it writes out/report/REPORT.md, charts
+// (SVG and PNG) and results.json (DESIGN.md §6).
+//
+//	go run ./cmd/lab --quick --out ../out/report     (make report)
+//	go run ./cmd/lab --full --out ../out/report
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/signet-go/signet/bench/lab"
+)
+
+func main() {
+	if err := run(os.Args[1:], os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "lab:", err)
+		os.Exit(1)
+	}
+}
+
+// config is a run's settings.
+type config struct {
+	mode      string // "quick" or "full"
+	out       string
+	attacks   string
+	vectors   string
+	rounds    int
+	benchtime time.Duration
+	formats   []string
+}
+
+// isTerminal reports whether w is a character device (a terminal), where
+// the progress bar redraws one line.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+func run(args []string, stderr io.Writer) error {
+	testing.Init()
+	fs := flag.NewFlagSet("lab", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	quick := fs.Bool("quick", false, "the quick run: a few algorithms per format, 3 rounds (the default)")
+	full := fs.Bool("full", false, "every algorithm, 5 rounds of 400 ms per case")
+	out := fs.String("out", "out/report", "`directory` for REPORT.md, charts and results.json")
+	attacks := fs.String("attacks", "../attacks", "`directory` of the attack corpus")
+	vectors := fs.String("vectors", "../testdata", "`directory` of the published vectors")
+	only := fs.String("format", "", "run one `format` only: JWT, PASETO or HTTPSig")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *quick && *full {
+		return fmt.Errorf("--quick and --full together")
+	}
+	cfg := config{mode: "quick", out: *out, attacks: *attacks, vectors: *vectors, rounds: 3, benchtime: 60 * time.Millisecond}
+	if *full {
+		cfg.mode, cfg.rounds, cfg.benchtime = "full", 5, 400*time.Millisecond
+	}
+	if *only != "" {
+		cfg.formats = []string{*only}
+	}
+	if err := flag.Set("test.benchtime", cfg.benchtime.String()); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(cfg.out, 0o755); err != nil {
+		return err
+	}
+	started := time.Now()
+	fmt.Fprintf(stderr, "lab: %s run, %d rounds of %v per case, interleaved\n", cfg.mode, cfg.rounds, cfg.benchtime)
+
+	fmt.Fprintln(stderr, "lab: making keys and checking every library (its own tokens verify, forgeries do not)…")
+	keys, err := lab.NewKeys()
+	if err != nil {
+		return err
+	}
+	cases, err := lab.Cases(keys, lab.Options{Formats: cfg.formats, Quick: cfg.mode == "quick", Sizes: true, Parallel: true})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "lab: %d benchmark cases\n", len(cases))
+	r := &runner{rounds: cfg.rounds, benchtime: cfg.benchtime, progress: stderr, tty: isTerminal(stderr)}
+	ms := r.run(cases)
+
+	fmt.Fprintln(stderr, "lab: security: the attack corpus and the published vectors against every library…")
+	sec, err := runSecurity(cfg)
+	if err != nil {
+		return err
+	}
+
+	rep := newReport(cfg, ms, sec, started)
+	if err := rep.writeResults(filepath.Join(cfg.out, "results.json")); err != nil {
+		return err
+	}
+	charts, err := rep.writeCharts(cfg.out)
+	if err != nil {
+		return err
+	}
+	if err := rep.writeMarkdown(filepath.Join(cfg.out, "REPORT.md"), charts); err != nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "lab: wrote %s (%d measurements, %d charts) in %v\n", filepath.Join(cfg.out, "REPORT.md"), len(ms), len(charts), time.Since(started).Round(time.Second))
+	return nil
+}

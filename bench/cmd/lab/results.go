@@ -1,0 +1,150 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"runtime"
+	"runtime/debug"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// report holds a run's measurements and what the report says about them.
+type report struct {
+	cfg     config
+	ms      []*measurement
+	sec     *security
+	started time.Time
+	env     envInfo
+	floors  map[string]float64 // group key → the floor's median ns/op
+}
+
+// envInfo describes the machine and the software measured.
+type envInfo struct {
+	CPU    string
+	Cores  int
+	MemGiB float64
+	Go     string
+	OS     string
+	Deps   [][2]string // module, version: signet's and the peers'
+}
+
+func newReport(cfg config, ms []*measurement, sec *security, started time.Time) *report {
+	r := &report{cfg: cfg, ms: ms, sec: sec, started: started, env: environment(), floors: map[string]float64{}}
+	for _, m := range ms {
+		if m.c.Lib == "floor" && m.failure == "" {
+			r.floors[groupKey(m.c, m.procs)] = m.median()
+		}
+	}
+	return r
+}
+
+// floorRatio is a measurement's median over its group's floor (0 when
+// there is no floor).
+func (r *report) floorRatio(m *measurement) float64 {
+	f := r.floors[groupKey(m.c, m.procs)]
+	if f == 0 || m.failure != "" {
+		return 0
+	}
+	return m.median() / f
+}
+
+// record is one line of results.json (DESIGN.md §6); size and threads
+// say which payload class and GOMAXPROCS a record is for.
+type record struct {
+	Suite       string  `json:"suite"`
+	Format      string  `json:"format"`
+	Alg         string  `json:"alg"`
+	Op          string  `json:"op"`
+	Lib         string  `json:"lib"`
+	Lang        string  `json:"lang"`
+	Size        string  `json:"size,omitempty"`
+	Threads     int     `json:"threads,omitempty"`
+	NsPerOp     float64 `json:"ns_per_op,omitempty"`
+	BytesPerOp  *int64  `json:"bytes_per_op,omitempty"`
+	AllocsPerOp *int64  `json:"allocs_per_op,omitempty"`
+	OpsPerS     float64 `json:"ops_per_s,omitempty"`
+	Runs        int     `json:"runs,omitempty"`
+	FloorRatio  float64 `json:"floor_ratio,omitempty"`
+	Error       string  `json:"error,omitempty"`
+}
+
+func (r *report) records() []record {
+	var out []record
+	for _, m := range r.ms {
+		rec := record{Suite: "lab", Format: m.c.Format, Alg: m.c.Alg, Op: m.c.Op, Lib: m.c.Lib, Lang: "go", Size: m.c.Size, Runs: len(m.ns)}
+		if m.c.Parallel {
+			rec.Threads = m.procs
+		}
+		if m.failure != "" {
+			rec.Error = m.failure
+			out = append(out, rec)
+			continue
+		}
+		ns := m.median()
+		b, a := m.bytes, m.allocs
+		rec.NsPerOp, rec.BytesPerOp, rec.AllocsPerOp = round(ns, 1), &b, &a
+		if ns > 0 {
+			rec.OpsPerS = round(1e9/ns, 0)
+		}
+		if m.c.Lib != "floor" {
+			rec.FloorRatio = round(r.floorRatio(m), 3)
+		}
+		out = append(out, rec)
+	}
+	return out
+}
+
+func round(v float64, digits int) float64 {
+	f, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'f', digits, 64), 64)
+	return f
+}
+
+func (r *report) writeResults(path string) error {
+	data, err := json.MarshalIndent(r.records(), "", " ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, append(data, '\n'), 0o644)
+}
+
+// environment reads the machine's description and the build's modules.
+func environment() envInfo {
+	e := envInfo{Cores: runtime.NumCPU(), Go: runtime.Version(), OS: runtime.GOOS + "/" + runtime.GOARCH}
+	if f, err := os.Open("/proc/cpuinfo"); err == nil {
+		sc := bufio.NewScanner(f)
+		for sc.Scan() {
+			if k, v, ok := strings.Cut(sc.Text(), ":"); ok && strings.TrimSpace(k) == "model name" {
+				e.CPU = strings.TrimSpace(v)
+				break
+			}
+		}
+		f.Close()
+	}
+	if data, err := os.ReadFile("/proc/meminfo"); err == nil {
+		for line := range strings.SplitSeq(string(data), "\n") {
+			if rest, ok := strings.CutPrefix(line, "MemTotal:"); ok {
+				kb, _ := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 64)
+				e.MemGiB = round(kb/(1<<20), 1)
+			}
+		}
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, d := range bi.Deps {
+			for _, want := range []string{"signet-go/signet", "golang-jwt", "lestrrat-go/jwx", "go-jose", "cristalhq/jwt", "kataras/jwt", "go-paseto", "o1egl/paseto", "yaronf/httpsign", "remitly-oss", "common-fate/httpsig"} {
+				if strings.Contains(d.Path, want) && !strings.HasSuffix(d.Path, "/bench") {
+					v := d.Version
+					if d.Replace != nil {
+						v = "this checkout"
+					}
+					e.Deps = append(e.Deps, [2]string{d.Path, v})
+				}
+			}
+		}
+	}
+	slices.SortFunc(e.Deps, func(a, b [2]string) int { return strings.Compare(a[0], b[0]) })
+	return e
+}
