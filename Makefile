@@ -7,10 +7,28 @@ STATICCHECK   := $(BIN)/staticcheck
 FUZZTIME      ?= 3s
 LONG_FUZZTIME ?= 5m
 
-.PHONY: test check fmt-check vet staticcheck unit fuzz-short fuzz interop-deps bench ratio clean
+.PHONY: test check fmt-check vet staticcheck unit fuzz-short fuzz interop-deps bench ratio report report-full bench-compare lab-test clean
 
 ## test: the whole suite, interop included (what CI runs).
-test: check interop-deps unit fuzz-short
+test: check interop-deps unit lab-test fuzz-short
+
+## lab-test: the lab module's own checks (bench/: adapters, attack runner).
+lab-test:
+	@echo "== the lab (bench/): go vet, go test"
+	cd bench && $(GO) vet ./... && $(GO) test -count=1 ./...
+
+## report: the lab's quick run (a few minutes, progress on stderr):
+## out/report/REPORT.md, charts (SVG, PNG) and results.json.
+report:
+	cd bench && $(GO) run ./cmd/lab --quick --out ../out/report --attacks ../attacks --vectors ../testdata
+
+## report-full: every algorithm, five rounds (about an hour).
+report-full:
+	cd bench && $(GO) run ./cmd/lab --full --out ../out/report --attacks ../attacks --vectors ../testdata
+
+## bench-compare: benchstat tables of signet against each peer (COUNT, BENCH, LAB_QUICK).
+bench-compare:
+	bash scripts/bench-compare.sh
 
 ## check: formatting, go vet and staticcheck.
 check: fmt-check vet staticcheck

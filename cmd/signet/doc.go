@@ -167,7 +167,17 @@
 // warning when there are several). It checks nothing: it is a debugging
 // aid for signatures that do not verify.
 //
-// serve and bench are not implemented in this build yet.
+// # The lab
+//
+// bench runs the lab (bench/ of a signet checkout, a module of its own
+// that pins the peer libraries) with the go command: signet against the Go
+// libraries people use, and the attack corpus against every library. It
+// writes REPORT.md, charts and results.json to --out. --quick (the
+// default) takes a few minutes, --full about an hour.
+//
+//	signet bench --quick --out out/report
+//
+// serve is not implemented in this build yet.
 //
 // # Exit status
 //

@@ -109,7 +109,9 @@ func (c *cli) dispatch(args []string) error {
 		return c.paseto(rest)
 	case "httpsig":
 		return c.httpsigCmd(rest)
-	case "serve", "bench":
+	case "bench":
+		return c.bench(rest)
+	case "serve":
 		return &usageError{msg: cmd + ": not implemented yet in this build"}
 	default:
 		return &usageError{msg: fmt.Sprintf("unknown command %q", cmd), usage: usageText}
@@ -167,10 +169,14 @@ const usageTemplate = `Usage:
         print the signature base of a signature of the message on stdin
         (the httpsig commands also take --alg ALG for a key file that does
         not name it, --scheme https|http, and --request F for a response)
+  signet bench [--quick|--full] [--out DIR] [--lab DIR]
+        run the lab (benchmarks against the peer libraries, the attack
+        corpus) from a signet checkout; write the report to DIR
+        (default out/report): the same as make report
   signet help
         print this help
 
-Not implemented yet in this build: serve, bench.
+Not implemented yet in this build: serve.
 
 Algorithms: ALGORITHMS
 

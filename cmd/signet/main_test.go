@@ -217,7 +217,6 @@ func TestUsageErrors(t *testing.T) {
 		{"httpsig verify without key", []string{"httpsig", "verify"}, "exactly one of --key and --jwks"},
 		{"jwt sign with an httpsig alg", []string{"jwt", "sign", "--key", key, "--alg", "ed25519"}, "use signet httpsig"},
 		{"serve", []string{"serve"}, "serve: not implemented yet in this build"},
-		{"bench", []string{"bench", "--quick"}, "bench: not implemented yet in this build"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
