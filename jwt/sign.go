@@ -3,10 +3,12 @@ package jwt
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"unsafe"
 
 	"github.com/signet-go/signet"
 	"github.com/signet-go/signet/internal/b64"
+	"github.com/signet-go/signet/internal/claimsjson"
 )
 
 // Sign returns a signed JWT (JWS compact serialization) carrying claims,
@@ -18,6 +20,9 @@ import (
 func Sign[T any](key *signet.Key, claims T) (string, error) {
 	if c, ok := any(&claims).(*Claims); ok {
 		return signClaims(key, c)
+	}
+	if t := reflect.TypeFor[T](); t.Kind() == reflect.Struct && canFilter[T]() {
+		return signEmbedded(key, claims) // not through a pointer: that is the caller's value
 	}
 	payload, err := json.Marshal(claims)
 	if err != nil {
@@ -36,6 +41,24 @@ func Sign[T any](key *signet.Key, claims T) (string, error) {
 }
 
 // signClaims writes Claims without reflection into a stack buffer.
+// signEmbedded signs a T that embeds Claims (canFilter): the registered
+// claims are written by Claims' own encoder, the other fields by
+// encoding/json, and the two objects joined.
+func signEmbedded[T any](key *signet.Key, claims T) (string, error) {
+	rc := any(&claims).(registeredClaims).registered()
+	reg := *rc
+	*rc = Claims{} // claims is a copy: the caller's value is not touched
+	rest, err := json.Marshal(claims)
+	if err != nil {
+		return "", fmt.Errorf("%w: encode claims: %v", signet.ErrMalformed, err)
+	}
+	if len(rest) < 2 || rest[0] != '{' {
+		return "", fmt.Errorf("%w: claims must encode as a JSON object", signet.ErrMalformed)
+	}
+	payload := claimsjson.Join(reg.appendJSON(make([]byte, 0, 256+len(rest))), rest)
+	return sign(key, payload, "JWT")
+}
+
 func signClaims(key *signet.Key, c *Claims) (string, error) {
 	var scratch [512]byte
 	return sign(key, c.appendJSON(scratch[:0]), "JWT")

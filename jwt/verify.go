@@ -51,7 +51,16 @@ func decodeInto[T any](payload string, c *Claims) (T, error) {
 	var out T
 	_, asMap := any(&out).(*Map)
 	_, raw := any(&out).(*json.RawMessage)
-	if err := claimsjson.Decode(payload, &out, asMap, asMap || raw); err != nil {
+	text := payload
+	if !asMap && !raw && canFilter[T]() {
+		// The registered claims are set below from the validated ones.
+		if err := claimsjson.CheckFold(payload); err != nil {
+			var zero T
+			return zero, err
+		}
+		text = split.Without(payload)
+	}
+	if err := claimsjson.Decode(text, &out, asMap, asMap || raw || text != payload); err != nil {
 		var zero T
 		return zero, err
 	}

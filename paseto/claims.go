@@ -3,6 +3,7 @@ package paseto
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"strings"
 	"time"
 	"unsafe"
@@ -207,7 +208,33 @@ func encodeClaims[T any](scratch []byte, claims T, o *Options) ([]byte, error) {
 	if c, ok := any(&claims).(*Claims); ok {
 		return c.encode(scratch, o), nil
 	}
+	if t := reflect.TypeFor[T](); t.Kind() == reflect.Struct && splitter.Can(t) {
+		return encodeEmbedded(scratch, claims, o) // not through a pointer: that is the caller's value
+	}
 	return encodeAny(claims, o)
+}
+
+// splitter decodes and encodes types embedding Claims in two parts (see
+// claimsjson.Filter): the registered claims with this package's codec,
+// the rest with encoding/json.
+var splitter = claimsjson.NewFilter(reflect.TypeFor[Claims](), "iss", "sub", "aud", "exp", "nbf", "iat", "jti")
+
+// encodeEmbedded writes a T that embeds Claims by value: the registered
+// claims with the issuing defaults by Claims' encoder, the other fields by
+// encoding/json, joined. claims is a copy; the caller's value is not
+// touched.
+func encodeEmbedded[T any](scratch []byte, claims T, o *Options) ([]byte, error) {
+	rc := any(&claims).(registeredClaims).registered()
+	reg := *rc
+	*rc = Claims{}
+	rest, err := json.Marshal(claims)
+	if err != nil {
+		return nil, fmt.Errorf("%w: encode claims: %v", signet.ErrMalformed, err)
+	}
+	if len(rest) < 2 || rest[0] != '{' {
+		return nil, fmt.Errorf("%w: claims must encode as a JSON object", signet.ErrMalformed)
+	}
+	return claimsjson.Join(reg.encode(scratch, o), rest), nil
 }
 
 // encode writes c with the issuing defaults, without reflection.
@@ -273,7 +300,16 @@ func decodeInto[T any](payload string, c *Claims) (T, error) {
 	var out T
 	_, asMap := any(&out).(*Map)
 	_, raw := any(&out).(*json.RawMessage)
-	if err := claimsjson.Decode(payload, &out, asMap, asMap || raw); err != nil {
+	text := payload
+	if !asMap && !raw && splitter.Can(reflect.TypeFor[T]()) {
+		// The registered claims are set below from the validated ones.
+		if err := claimsjson.CheckFold(payload); err != nil {
+			var zero T
+			return zero, err
+		}
+		text = splitter.Without(payload)
+	}
+	if err := claimsjson.Decode(text, &out, asMap, asMap || raw || text != payload); err != nil {
 		var zero T
 		return zero, err
 	}

@@ -22,8 +22,8 @@ import (
 // first. Errors wrap signet.ErrMalformed.
 func Decode(payload string, out any, asMap, verbatim bool) error {
 	if !verbatim {
-		if err := jsonx.ValidFold(payload); err != nil {
-			return fmt.Errorf("%w: claims: member names differ only in case: %v", signet.ErrMalformed, err)
+		if err := CheckFold(payload); err != nil {
+			return err
 		}
 	}
 	var err error
@@ -37,6 +37,16 @@ func Decode(payload string, out any, asMap, verbatim bool) error {
 	}
 	if err != nil {
 		return fmt.Errorf("%w: claims: %v", signet.ErrMalformed, err)
+	}
+	return nil
+}
+
+// CheckFold refuses a payload with member names that differ only in case
+// (at any depth), which encoding/json would decode into one struct field:
+// the checks and the caller could then read different values.
+func CheckFold(payload string) error {
+	if err := jsonx.ValidFold(payload); err != nil {
+		return fmt.Errorf("%w: claims: member names differ only in case: %v", signet.ErrMalformed, err)
 	}
 	return nil
 }

@@ -148,6 +148,10 @@ func (m *Members) Name(s string) string {
 	return s[m.name.a:m.name.b]
 }
 
+// RawName is the current member's name as written, escapes included,
+// without its quotes.
+func (m *Members) RawName(s string) string { return s[m.name.a:m.name.b] }
+
 // Value is the raw JSON text of the current member's value.
 func (m *Members) Value(s string) string { return s[m.value.a:m.value.b] }
 
@@ -271,6 +275,20 @@ func PlainRun(s string, i int) int {
 // fold mode (ValidFold) names are compared by their case-folded form.
 func (o *objectState) add(s string, name span, esc bool, fold bool) error {
 	n := s[name.a:name.b]
+	if fold && !esc && isASCII(n) && o.many == nil {
+		// The common case, without allocating: a plain ASCII name is kept
+		// as its position and compared case-insensitively.
+		f := upperFingerprint(n)
+		if o.seenFold(s, n, f) {
+			return ErrDuplicate
+		}
+		if o.n+len(o.escaped) < smallNames {
+			o.small[o.n] = name
+			o.fp[o.n] = f
+			o.n++
+			return nil
+		}
+	}
 	if esc {
 		u, err := unquoteCopy(s[name.a-1 : name.b+1])
 		if err != nil {
@@ -282,7 +300,7 @@ func (o *objectState) add(s string, name span, esc bool, fold bool) error {
 		n = foldKey(n)
 	}
 	f := fingerprint(n)
-	if o.seen(s, n, f) {
+	if o.seenIn(s, n, f, fold) {
 		return ErrDuplicate
 	}
 	switch {
@@ -297,7 +315,11 @@ func (o *objectState) add(s string, name span, esc bool, fold bool) error {
 	default:
 		o.many = make(map[string]struct{}, 4*smallNames)
 		for _, sp := range o.small[:o.n] {
-			o.many[strings.Clone(s[sp.a:sp.b])] = struct{}{}
+			k := s[sp.a:sp.b]
+			if fold {
+				k = foldKey(k)
+			}
+			o.many[strings.Clone(k)] = struct{}{}
 		}
 		for _, e := range o.escaped {
 			o.many[e] = struct{}{}
@@ -306,6 +328,60 @@ func (o *objectState) add(s string, name span, esc bool, fold bool) error {
 		o.many[strings.Clone(n)] = struct{}{}
 	}
 	return nil
+}
+
+func isASCII(n string) bool {
+	for i := 0; i < len(n); i++ {
+		if n[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+func upper(c byte) byte {
+	if 'a' <= c && c <= 'z' {
+		return c - ('a' - 'A')
+	}
+	return c
+}
+
+// upperFingerprint is fingerprint(foldKey(n)) for an ASCII n.
+func upperFingerprint(n string) uint64 {
+	if n == "" {
+		return 0
+	}
+	return uint64(len(n))<<32 | uint64(upper(n[0])) | uint64(upper(n[len(n)/2]))<<8 | uint64(upper(n[len(n)-1]))<<16
+}
+
+// equalUpper reports whether key, a fold key, is foldKey(n) for an ASCII n.
+func equalUpper(key, n string) bool {
+	if len(key) != len(n) {
+		return false
+	}
+	for i := 0; i < len(n); i++ {
+		if key[i] != upper(n[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// seenFold is seenIn for a plain ASCII name in fold mode, whose fold key
+// is its upper case: the small names (ASCII, kept as written) and the
+// escaped ones (kept as fold keys) are compared without making it.
+func (o *objectState) seenFold(s, n string, f uint64) bool {
+	for i, sp := range o.small[:o.n] {
+		if o.fp[i] == f && strings.EqualFold(s[sp.a:sp.b], n) {
+			return true
+		}
+	}
+	for _, e := range o.escaped {
+		if equalUpper(e, n) {
+			return true
+		}
+	}
+	return false
 }
 
 // foldKey maps a name to a form shared by exactly the names that
@@ -342,9 +418,14 @@ func foldKey(n string) string {
 	return string(b)
 }
 
-func (o *objectState) seen(s, n string, f uint64) bool {
+// seenIn reports whether name n (a fold key in fold mode, where the small
+// names are ASCII kept as written) was recorded before.
+func (o *objectState) seenIn(s, n string, f uint64, fold bool) bool {
 	for i, sp := range o.small[:o.n] {
-		if o.fp[i] == f && s[sp.a:sp.b] == n {
+		if o.fp[i] != f {
+			continue
+		}
+		if fold && equalUpper(n, s[sp.a:sp.b]) || !fold && s[sp.a:sp.b] == n {
 			return true
 		}
 	}

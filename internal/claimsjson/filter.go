@@ -1,0 +1,129 @@
+package claimsjson
+
+import (
+	"reflect"
+	"strings"
+	"sync"
+
+	"github.com/signet-go/signet/internal/jsonx"
+)
+
+// A Filter splits the work on a caller's claims type T that embeds a
+// format's registered-claims struct (jwt.Claims, paseto.Claims): the
+// format's own codec reads and writes the registered members (and has
+// validated them), encoding/json only the others. That skips
+// encoding/json's slowest part on a typical token, the custom codecs of
+// the audience and the dates. Whether T may be split is worked out once
+// per type, by reflection, and remembered; the hot path only looks it up.
+type Filter struct {
+	claims reflect.Type
+	names  []string
+	types  sync.Map // reflect.Type → bool
+}
+
+// NewFilter returns the Filter of a registered-claims type and the JSON
+// names of its fields.
+func NewFilter(claims reflect.Type, names ...string) *Filter {
+	return &Filter{claims: claims, names: names}
+}
+
+// Can reports whether t (or what it points to) is a struct that embeds the
+// registered-claims type by value and has no other field that could take a
+// registered member: encoding/json matches names case-insensitively, and a
+// shallower field would win over the embedded one.
+func (f *Filter) Can(t reflect.Type) bool {
+	if v, ok := f.types.Load(t); ok {
+		return v.(bool)
+	}
+	ok := f.can(t)
+	f.types.Store(t, ok)
+	return ok
+}
+
+func (f *Filter) can(t reflect.Type) bool {
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct {
+		return false
+	}
+	embeds := false
+	for i := range t.NumField() {
+		fl := t.Field(i)
+		if fl.Anonymous && fl.Type == f.claims {
+			embeds = true
+			continue
+		}
+		if !fl.IsExported() && !fl.Anonymous {
+			continue
+		}
+		tag := fl.Tag.Get("json")
+		if tag == "-" {
+			continue
+		}
+		if fl.Anonymous {
+			return false // another embedded type: its fields could take any name
+		}
+		name, _, _ := strings.Cut(tag, ",")
+		if name == "" {
+			name = fl.Name
+		}
+		for _, r := range f.names {
+			if strings.EqualFold(name, r) {
+				return false
+			}
+		}
+	}
+	return embeds
+}
+
+func (f *Filter) registered(name string) bool {
+	for _, r := range f.names {
+		if name == r {
+			return true
+		}
+	}
+	return false
+}
+
+// Without returns the object payload (valid JSON) without its top-level
+// registered members, "{}" when nothing else is left.
+func (f *Filter) Without(payload string) string {
+	m := jsonx.NewMembers(payload)
+	var b []byte
+	n := 0
+	for m.Next(payload) {
+		if f.registered(m.Name(payload)) {
+			continue
+		}
+		if b == nil {
+			b = make([]byte, 0, len(payload))
+			b = append(b, '{')
+		}
+		if n > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '"')
+		b = append(b, m.RawName(payload)...)
+		b = append(b, '"', ':')
+		b = append(b, m.Value(payload)...)
+		n++
+	}
+	if b == nil {
+		return "{}"
+	}
+	return string(append(b, '}'))
+}
+
+// Join appends to reg, a JSON object, the members of rest, another one.
+func Join(reg, rest []byte) []byte {
+	if len(rest) <= 2 {
+		return reg
+	}
+	if len(reg) > 2 {
+		reg[len(reg)-1] = ','
+	} else {
+		reg = reg[:1]
+	}
+	return append(reg, rest[1:]...)
+}
