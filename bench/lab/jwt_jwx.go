@@ -1,0 +1,134 @@
+package lab
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/lestrrat-go/jwx/v3/jwa"
+	"github.com/lestrrat-go/jwx/v3/jwk"
+	jjwt "github.com/lestrrat-go/jwx/v3/jwt"
+)
+
+// jwxJWT is github.com/lestrrat-go/jwx/v3 through its jwt package, the
+// way its documentation shows: a jwt.Token built with Set and signed
+// with jwt.Sign(WithKey(alg, key)), and jwt.Parse with WithKey(alg, key),
+// which pins the algorithm and validates exp, iat and nbf (exp required
+// here, as signet requires it). The kid goes in through a jwk.Key carrying
+// it (the documented way, which keeps jwt.Sign on its fast path); the
+// private "data" claim decodes into Data through RegisterCustomField.
+type jwxJWT struct{}
+
+func (jwxJWT) Name() string   { return "jwx" }
+func (jwxJWT) Algs() []string { return JWSAlgs }
+
+func init() {
+	// jwx's way to type a private claim (docs/20-global-settings.md); the
+	// per-call alternative, WithTypedClaim, builds a registry per parse.
+	jjwt.RegisterCustomField("data", Data{})
+}
+
+func (jwxJWT) New(k KeySpec) (JWT, error) {
+	alg, ok := jwa.LookupSignatureAlgorithm(k.Alg)
+	if !ok {
+		return nil, fmt.Errorf("jwx: no algorithm %s", k.Alg)
+	}
+	var sign, verify any
+	switch {
+	case k.Secret != nil:
+		sign, verify = k.Secret, k.Secret
+	case k.Public != nil:
+		verify = k.Public
+		if k.Private != nil {
+			sign = k.Private
+		}
+	default:
+		return nil, errors.New("jwx: no key")
+	}
+	j := &jwxOps{
+		parse: []jjwt.ParseOption{jjwt.WithKey(alg, verify), jjwt.WithRequiredClaim(jjwt.ExpirationKey)},
+	}
+	if sign != nil {
+		if k.KeyID != "" {
+			key, err := jwk.Import(sign)
+			if err != nil {
+				return nil, err
+			}
+			if err := key.Set(jwk.KeyIDKey, k.KeyID); err != nil {
+				return nil, err
+			}
+			sign = key
+		}
+		j.sign = []jjwt.SignOption{jjwt.WithKey(alg, sign)}
+	}
+	return j, nil
+}
+
+type jwxOps struct {
+	sign  []jjwt.SignOption
+	parse []jjwt.ParseOption
+}
+
+func (j *jwxOps) Sign(p *Payload) (string, error) {
+	if j.sign == nil {
+		return "", errors.New("jwx: verify-only key")
+	}
+	t := jjwt.New()
+	var err error
+	set := func(name string, v any) {
+		if err == nil {
+			err = t.Set(name, v)
+		}
+	}
+	if p.Issuer != "" {
+		set(jjwt.IssuerKey, p.Issuer)
+	}
+	if p.Subject != "" {
+		set(jjwt.SubjectKey, p.Subject)
+	}
+	if p.Audience != "" {
+		set(jjwt.AudienceKey, p.Audience)
+		t.Options().Enable(jjwt.FlattenAudience) // "aud":"x", not ["x"]
+	}
+	if p.ExpiresAt != 0 {
+		set(jjwt.ExpirationKey, time.Unix(p.ExpiresAt, 0))
+	}
+	if p.IssuedAt != 0 {
+		set(jjwt.IssuedAtKey, time.Unix(p.IssuedAt, 0))
+	}
+	if p.Data != nil {
+		set("data", p.Data)
+	}
+	if err != nil {
+		return "", err
+	}
+	b, err := jjwt.Sign(t, j.sign...)
+	return string(b), err
+}
+
+func (j *jwxOps) Verify(token string, p *Payload) error {
+	t, err := jjwt.ParseString(token, j.parse...)
+	if err != nil {
+		return err
+	}
+	*p = Payload{}
+	p.Issuer, _ = t.Issuer()
+	p.Subject, _ = t.Subject()
+	if aud, ok := t.Audience(); ok && len(aud) > 0 {
+		p.Audience = aud[0]
+	}
+	if exp, ok := t.Expiration(); ok {
+		p.ExpiresAt = exp.Unix()
+	}
+	if iat, ok := t.IssuedAt(); ok {
+		p.IssuedAt = iat.Unix()
+	}
+	if t.Has("data") {
+		var d Data
+		if err := t.Get("data", &d); err != nil {
+			return err
+		}
+		p.Data = &d
+	}
+	return nil
+}
