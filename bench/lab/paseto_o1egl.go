@@ -1,0 +1,96 @@
+package lab
+
+import (
+	"crypto/ed25519"
+	"fmt"
+	"time"
+
+	o1egl "github.com/o1egl/paseto"
+)
+
+// o1eglPASETO is github.com/o1egl/paseto v1.0.0: v1 and v2 only, so
+// v2.local and v2.public here. Its JSONToken carries custom claims as
+// strings only, so the payload is a struct of the lab's (the README: "you
+// are free to use any data types and structs you want"), with exp and iat
+// as RFC 3339; Open checks the times with the library's own validator,
+// JSONToken.Validate(ValidAt(now)), which, as shipped, lets a token
+// without exp pass.
+type o1eglPASETO struct{}
+
+func (o1eglPASETO) Name() string       { return "o1egl" }
+func (o1eglPASETO) Purposes() []string { return []string{"v2.local", "v2.public"} }
+
+func (o1eglPASETO) New(k KeySpec) (PASETO, error) {
+	o := &o1eglOps{v2: o1egl.NewV2(), alg: k.Alg}
+	switch k.Alg {
+	case "v2.local":
+		if len(k.Secret) != 32 {
+			return nil, fmt.Errorf("o1egl v2.local: want a 32-byte key")
+		}
+		o.secret = k.Secret
+	case "v2.public":
+		var ok1, ok2 bool
+		o.priv, ok1 = k.Private.(ed25519.PrivateKey)
+		o.pub, ok2 = k.Public.(ed25519.PublicKey)
+		if !ok1 || !ok2 {
+			return nil, fmt.Errorf("o1egl v2.public: want an Ed25519 key")
+		}
+	default:
+		return nil, fmt.Errorf("o1egl: no %s", k.Alg)
+	}
+	return o, nil
+}
+
+type o1eglOps struct {
+	v2     *o1egl.V2
+	alg    string
+	secret []byte
+	priv   ed25519.PrivateKey
+	pub    ed25519.PublicKey
+}
+
+// o1eglClaims is the payload as o1egl encodes it (encoding/json): the
+// registered claims with RFC 3339 times, and the data.
+type o1eglClaims struct {
+	Issuer    string    `json:"iss,omitempty"`
+	Subject   string    `json:"sub,omitempty"`
+	Audience  string    `json:"aud,omitempty"`
+	ExpiresAt time.Time `json:"exp,omitzero"`
+	IssuedAt  time.Time `json:"iat,omitzero"`
+	Data      *Data     `json:"data,omitempty"`
+}
+
+func newO1eglClaims(p *Payload) o1eglClaims {
+	return o1eglClaims{Issuer: p.Issuer, Subject: p.Subject, Audience: p.Audience,
+		ExpiresAt: pasetoTime(p.ExpiresAt), IssuedAt: pasetoTime(p.IssuedAt), Data: p.Data}
+}
+
+// Seal passes "" for the footer: a nil footer is JSON-encoded like any
+// other value, so that the token would carry the footer "null".
+func (o *o1eglOps) Seal(p *Payload) (string, error) {
+	c := newO1eglClaims(p)
+	if o.secret != nil {
+		return o.v2.Encrypt(o.secret, c, "")
+	}
+	return o.v2.Sign(o.priv, c, "")
+}
+
+func (o *o1eglOps) Open(token string, p *Payload) error {
+	var c o1eglClaims
+	var err error
+	if o.secret != nil {
+		err = o.v2.Decrypt(token, o.secret, &c, nil)
+	} else {
+		err = o.v2.Verify(token, o.pub, &c, nil)
+	}
+	if err != nil {
+		return err
+	}
+	jt := o1egl.JSONToken{Issuer: c.Issuer, Subject: c.Subject, Audience: c.Audience, Expiration: c.ExpiresAt, IssuedAt: c.IssuedAt}
+	if err := jt.Validate(o1egl.ValidAt(time.Now())); err != nil {
+		return err
+	}
+	*p = Payload{Issuer: c.Issuer, Subject: c.Subject, Audience: c.Audience,
+		ExpiresAt: pasetoUnix(c.ExpiresAt), IssuedAt: pasetoUnix(c.IssuedAt), Data: c.Data}
+	return nil
+}
