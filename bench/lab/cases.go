@@ -144,6 +144,7 @@ func jwtCases(k *Keys, alg, size string, parallel bool) ([]Case, error) {
 		return nil, err
 	}
 	p := NewPayload(size, now)
+	spec.Registered = p.Data == nil
 	sz := ""
 	var out []Case
 	floor, err := newJWTFloor(spec, p)

@@ -16,10 +16,16 @@ func (signetJWT) New(k KeySpec) (JWT, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &signetJWTOps{key: key}, nil
+	return &signetJWTOps{key: key, registered: k.Registered}, nil
 }
 
-type signetJWTOps struct{ key *signet.Key }
+// signetJWTOps signs and verifies with jwt.Claims when the application's
+// claims are the registered ones only (the library's documented type for
+// them), and with a struct embedding jwt.Claims otherwise.
+type signetJWTOps struct {
+	key        *signet.Key
+	registered bool
+}
 
 // claims is the payload as signet's typed claims: the registered ones
 // validated by jwt.Verify, and the data.
@@ -29,6 +35,13 @@ type claims struct {
 }
 
 func (s *signetJWTOps) Sign(p *Payload) (string, error) {
+	if s.registered && p.Data == nil {
+		rc := jwt.Claims{Issuer: p.Issuer, Subject: p.Subject, ExpiresAt: jwt.NumericDate(p.ExpiresAt), IssuedAt: jwt.NumericDate(p.IssuedAt)}
+		if p.Audience != "" {
+			rc.Audience = jwt.Audience{p.Audience}
+		}
+		return jwt.Sign(s.key, rc)
+	}
 	c := claims{Claims: jwt.Claims{Issuer: p.Issuer, Subject: p.Subject, ExpiresAt: jwt.NumericDate(p.ExpiresAt), IssuedAt: jwt.NumericDate(p.IssuedAt)}, Data: p.Data}
 	if p.Audience != "" {
 		c.Audience = jwt.Audience{p.Audience}
@@ -37,6 +50,17 @@ func (s *signetJWTOps) Sign(p *Payload) (string, error) {
 }
 
 func (s *signetJWTOps) Verify(token string, p *Payload) error {
+	if s.registered {
+		c, err := jwt.Verify[jwt.Claims](s.key, token, jwt.Policy{MaxSize: 1 << 20})
+		if err != nil {
+			return err
+		}
+		*p = Payload{Issuer: c.Issuer, Subject: c.Subject, ExpiresAt: int64(c.ExpiresAt), IssuedAt: int64(c.IssuedAt)}
+		if len(c.Audience) > 0 {
+			p.Audience = c.Audience[0]
+		}
+		return nil
+	}
 	c, err := jwt.Verify[claims](s.key, token, jwt.Policy{MaxSize: 1 << 20})
 	if err != nil {
 		return err

@@ -18,6 +18,10 @@ type KeySpec struct {
 	Private crypto.Signer // *rsa.PrivateKey, *ecdsa.PrivateKey, ed25519.PrivateKey
 	Public  crypto.PublicKey
 	KeyID   string
+	// Registered says the application's claims are the registered ones
+	// only (the payload classes without data): an adapter may then use its
+	// library's registered-claims type, as such an application would.
+	Registered bool
 }
 
 // Keys holds one key per kind, made once and shared by every library.

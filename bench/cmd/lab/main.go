@@ -103,6 +103,9 @@ func run(args []string, stderr io.Writer) error {
 	if err := rep.writeResults(filepath.Join(cfg.out, "results.json")); err != nil {
 		return err
 	}
+	if err := rep.writeSecurityJSON(cfg.out); err != nil {
+		return err
+	}
 	charts, err := rep.writeCharts(cfg.out)
 	if err != nil {
 		return err

@@ -1,13 +1,69 @@
 package main
 
-import "strings"
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
 
-// security is the attack corpus and conformance results (filled in by
-// runSecurity once the corpus runner lands).
-type security struct{}
+	"github.com/signet-go/signet/bench/lab"
+)
 
-func runSecurity(cfg config) (*security, error) { return nil, nil }
+// security is the attack corpus and the published vectors run through
+// every library's adapter.
+type security struct {
+	attacks     []lab.AttackResult
+	conformance []lab.ConformanceResult
+}
 
-func (s *security) signetAttackTally() (n, asIntended int) { return 0, 0 }
+func runSecurity(cfg config) (*security, error) {
+	rs, err := lab.RunAttacks(cfg.attacks)
+	if err != nil {
+		return nil, err
+	}
+	cs, err := lab.RunConformance(cfg.vectors)
+	if err != nil {
+		return nil, err
+	}
+	return &security{attacks: rs, conformance: cs}, nil
+}
 
-func (r *report) writeSecurity(b *strings.Builder) {}
+// signetAttackTally counts the corpus's cases and those signet judged as
+// the corpus expects.
+func (s *security) signetAttackTally() (n, asIntended int) {
+	for _, r := range s.attacks {
+		n++
+		for _, v := range r.Verdicts {
+			if v.Lib == "signet" && v.Outcome != lab.NotApplicable && !v.Wrong(r.Expect) {
+				asIntended++
+			}
+		}
+	}
+	return n, asIntended
+}
+
+// writeSecurity adds the security matrix and the conformance table.
+func (r *report) writeSecurity(b *strings.Builder) {
+	if r.sec == nil {
+		return
+	}
+	if err := lab.WriteSecurityReport(b, r.sec.attacks, r.sec.conformance); err != nil {
+		b.WriteString("(security report failed: " + err.Error() + ")\n\n")
+	}
+	b.WriteString("\n")
+}
+
+// writeSecurityJSON writes security.json: every verdict and vector result.
+func (r *report) writeSecurityJSON(dir string) error {
+	if r.sec == nil {
+		return nil
+	}
+	data, err := json.MarshalIndent(struct {
+		Attacks     []lab.AttackResult      `json:"attacks"`
+		Conformance []lab.ConformanceResult `json:"conformance"`
+	}{r.sec.attacks, r.sec.conformance}, "", " ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "security.json"), append(data, '\n'), 0o644)
+}
