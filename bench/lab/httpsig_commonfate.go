@@ -13,6 +13,7 @@ import (
 	"github.com/common-fate/httpsig/alg_ed25519"
 	"github.com/common-fate/httpsig/alg_hmac"
 	"github.com/common-fate/httpsig/alg_rsa"
+	"github.com/common-fate/httpsig/inmemory"
 	"github.com/common-fate/httpsig/signer"
 	"github.com/common-fate/httpsig/sigparams"
 	"github.com/common-fate/httpsig/sigset"
@@ -73,16 +74,16 @@ func (commonFateHTTPSig) New(k KeySpec) (HTTPSig, error) {
 		a := alg_hmac.NewHMAC(k.Secret)
 		sa, va = a, a
 	case "ed25519":
-		priv, ok1 := k.Private.(ed25519.PrivateKey)
-		pub, ok2 := k.Public.(ed25519.PublicKey)
-		if !ok1 || !ok2 {
+		priv, _ := k.Private.(ed25519.PrivateKey) // nil with a public key alone: Sign fails
+		pub, ok := k.Public.(ed25519.PublicKey)
+		if !ok {
 			return nil, fmt.Errorf("common-fate %s: want an Ed25519 key", k.Alg)
 		}
 		sa, va = alg_ed25519.Ed25519{PrivateKey: priv}, alg_ed25519.Ed25519{PublicKey: pub}
 	case "ecdsa-p256-sha256", "ecdsa-p384-sha384":
-		priv, ok1 := k.Private.(*ecdsa.PrivateKey)
-		pub, ok2 := k.Public.(*ecdsa.PublicKey)
-		if !ok1 || !ok2 {
+		priv, _ := k.Private.(*ecdsa.PrivateKey)
+		pub, ok := k.Public.(*ecdsa.PublicKey)
+		if !ok {
 			return nil, fmt.Errorf("common-fate %s: want an ECDSA key", k.Alg)
 		}
 		if k.Alg == "ecdsa-p256-sha256" {
@@ -91,15 +92,16 @@ func (commonFateHTTPSig) New(k KeySpec) (HTTPSig, error) {
 			sa, va = alg_ecdsa.NewP384Signer(priv), alg_ecdsa.NewP384Verifier(pub)
 		}
 	case "rsa-pss-sha512", "rsa-v1_5-sha256":
-		priv, ok1 := k.Private.(*rsa.PrivateKey)
-		pub, ok2 := k.Public.(*rsa.PublicKey)
-		if !ok1 || !ok2 {
+		priv, _ := k.Private.(*rsa.PrivateKey)
+		pub, ok := k.Public.(*rsa.PublicKey)
+		if !ok {
 			return nil, fmt.Errorf("common-fate %s: want an RSA key", k.Alg)
 		}
+		// (the constructors' fields; NewRSA…Signer dereferences a nil key)
 		if k.Alg == "rsa-pss-sha512" {
-			sa, va = alg_rsa.NewRSAPSS512Signer(priv), alg_rsa.NewRSAPSS512Verifier(pub)
+			sa, va = alg_rsa.RSAPSS512{PrivateKey: priv, PublicKey: pub}, alg_rsa.NewRSAPSS512Verifier(pub)
 		} else {
-			sa, va = alg_rsa.NewRSAPKCS256Signer(priv), alg_rsa.NewRSAPKCS256Verifier(pub)
+			sa, va = alg_rsa.RSAPKCS256{PrivateKey: priv, PublicKey: pub}, alg_rsa.NewRSAPKCS256Verifier(pub)
 		}
 	default:
 		return nil, fmt.Errorf("common-fate: no %s", k.Alg)
@@ -108,27 +110,35 @@ func (commonFateHTTPSig) New(k KeySpec) (HTTPSig, error) {
 	for _, c := range commonFateComponents {
 		required[c] = true
 	}
+	v := verifier.Verifier{
+		NonceStorage: commonFateNoNonces{},
+		KeyDirectory: commonFateKeys{kid: k.KeyID, alg: va},
+		Tag:          commonFateTag,
+		Validation: sigparams.ValidateOpts{
+			BeforeDuration:            httpsigMaxAge,
+			AfterDuration:             time.Minute,
+			RequiredCoveredComponents: required,
+		},
+		Scheme:    httpsigScheme,
+		Authority: httpsigAuthority,
+	}
+	// VerifyAt's verifier: no required component, and the library's own
+	// in-memory nonce store (which also takes a signature without nonce
+	// only once).
+	vAt := v
+	vAt.Validation.RequiredCoveredComponents = nil
+	vAt.NonceStorage = inmemory.NewNonceStorage()
 	return &commonFateOps{
 		s: &signer.Transport{KeyID: k.KeyID, Tag: commonFateTag, Alg: sa, CoveredComponents: commonFateComponents,
 			GetNonce: func() (string, error) { return "", nil }},
-		v: &verifier.Verifier{
-			NonceStorage: commonFateNoNonces{},
-			KeyDirectory: commonFateKeys{kid: k.KeyID, alg: va},
-			Tag:          commonFateTag,
-			Validation: sigparams.ValidateOpts{
-				BeforeDuration:            httpsigMaxAge,
-				AfterDuration:             time.Minute,
-				RequiredCoveredComponents: required,
-			},
-			Scheme:    httpsigScheme,
-			Authority: httpsigAuthority,
-		},
+		v:   &v,
+		vAt: &vAt,
 	}, nil
 }
 
 type commonFateOps struct {
-	s *signer.Transport
-	v *verifier.Verifier
+	s      *signer.Transport
+	v, vAt *verifier.Verifier
 }
 
 // Sign signs r and adds the signature to the set r carries, as the
@@ -151,6 +161,14 @@ func (c *commonFateOps) Sign(r *http.Request) error {
 // which the middleware hands on).
 func (c *commonFateOps) Verify(r *http.Request) error {
 	_, _, err := c.v.Parse(nil, r, time.Now())
+	return err
+}
+
+// VerifyAt implements HTTPSigVerifierAt with the verifier's own clock.
+// The verifier selects the signature by its tag, "lab" here, as an
+// application's would: a signature without it is refused.
+func (c *commonFateOps) VerifyAt(r *http.Request, now time.Time) error {
+	_, _, err := c.vAt.Parse(nil, r, now)
 	return err
 }
 

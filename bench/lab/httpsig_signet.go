@@ -1,9 +1,12 @@
 package lab
 
 import (
+	"errors"
 	"net/http"
+	"sync"
 	"time"
 
+	"github.com/signet-go/signet"
 	"github.com/signet-go/signet/httpsig"
 )
 
@@ -43,35 +46,77 @@ func newSignetHTTPSig(k KeySpec, o httpsig.Options, p httpsig.Policy) (*signetHT
 	if o.Label == "" {
 		o.Label = httpsigLabel
 	}
-	s, err := httpsig.NewSigner(key, o)
-	if err != nil {
-		return nil, err
-	}
-	pub := key
-	if !key.Symmetric() {
-		if pub, err = key.Public(); err != nil {
+	ops := &signetHTTPSigOps{pub: key, replay: &httpsigNonces{seen: map[string]bool{}}}
+	if key.CanSign() {
+		if ops.s, err = httpsig.NewSigner(key, o); err != nil {
 			return nil, err
 		}
+	}
+	if !key.Symmetric() {
+		if ops.pub, err = key.Public(); err != nil {
+			return nil, err
+		}
+	}
+	if k.KeyID != "" {
+		ops.pub = ops.pub.WithKeyID(k.KeyID)
 	}
 	if p.Require == nil {
 		p.Require = o.Components
 	}
 	p.Label, p.MaxAge, p.RequireKeyID, p.UnsignedBody = o.Label, httpsigMaxAge, true, true
-	v, err := httpsig.NewVerifier(pub.WithKeyID(k.KeyID), p)
-	if err != nil {
+	if ops.v, err = httpsig.NewVerifier(ops.pub, p); err != nil {
 		return nil, err
 	}
-	return &signetHTTPSigOps{s: s, v: v}, nil
+	return ops, nil
 }
 
 type signetHTTPSigOps struct {
-	s *httpsig.Signer
-	v *httpsig.Verifier
+	s      *httpsig.Signer // nil with a public key alone
+	v      *httpsig.Verifier
+	pub    *signet.Key
+	replay *httpsigNonces // VerifyAt's nonces
 }
 
-func (s *signetHTTPSigOps) Sign(r *http.Request) error { return s.s.SignRequest(r) }
+// httpsigNonces is VerifyAt's replay store: httpsig.MemoryReplayStore
+// forgets a nonce once its time has passed on the wall clock, which for
+// a signature checked at a past instant is at once.
+type httpsigNonces struct {
+	mu   sync.Mutex
+	seen map[string]bool
+}
+
+func (n *httpsigNonces) Remember(keyID, nonce string, _ time.Time) error {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	k := keyID + "\x00" + nonce
+	if n.seen[k] {
+		return httpsig.ErrReplay
+	}
+	n.seen[k] = true
+	return nil
+}
+
+func (s *signetHTTPSigOps) Sign(r *http.Request) error {
+	if s.s == nil {
+		return errors.New("signet: no private key")
+	}
+	return s.s.SignRequest(r)
+}
 
 func (s *signetHTTPSigOps) Verify(r *http.Request) error {
 	_, err := s.v.VerifyRequest(r)
+	return err
+}
+
+// VerifyAt implements HTTPSigVerifierAt: any label, no required
+// component, signet's default windows (five minutes, a minute of skew) at
+// now, nonces remembered by s.
+func (s *signetHTTPSigOps) VerifyAt(r *http.Request, now time.Time) error {
+	v, err := httpsig.NewVerifier(s.pub, httpsig.Policy{Require: []string{}, MaxAge: httpsigMaxAge, UnsignedBody: true,
+		Replay: s.replay, Now: func() time.Time { return now }})
+	if err != nil {
+		return err
+	}
+	_, err = v.VerifyRequest(r)
 	return err
 }

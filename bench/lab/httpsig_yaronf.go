@@ -4,6 +4,7 @@ import (
 	"crypto/ecdsa"
 	"crypto/ed25519"
 	"crypto/rsa"
+	"errors"
 	"fmt"
 	"net/http"
 	"time"
@@ -34,67 +35,110 @@ func (yaronfHTTPSig) New(k KeySpec) (HTTPSig, error) {
 	fields := httpsign.Headers(httpsigComponents...)
 	sc := httpsign.NewSignConfig().SignAlg(false).SetKeyID(k.KeyID)
 	vc := httpsign.NewVerifyConfig().SetNotOlderThan(httpsigMaxAge).SetNotNewerThan(time.Minute).SetKeyID(k.KeyID)
-	var s *httpsign.Signer
-	var v *httpsign.Verifier
-	var err1, err2 error
+	// VerifyAt's verifier: no required field, no time check of its own
+	// (see httpsig_at.go), keyid checked when the key has one.
+	vcAt := httpsign.NewVerifyConfig().SetVerifyCreated(false).SetRejectExpired(false)
+	if k.KeyID != "" {
+		vcAt.SetKeyID(k.KeyID)
+	}
+	none := *httpsign.NewFields()
+	o := &yaronfOps{}
+	var err error
+	// each makes the signer (when there is a private key) and both
+	// verifiers with one library constructor pair.
+	each := func(signer func(*httpsign.SignConfig, httpsign.Fields) (*httpsign.Signer, error),
+		verifier func(*httpsign.VerifyConfig, httpsign.Fields) (*httpsign.Verifier, error)) error {
+		if signer != nil {
+			if o.s, err = signer(sc, fields); err != nil {
+				return err
+			}
+		}
+		if o.v, err = verifier(vc, fields); err != nil {
+			return err
+		}
+		o.vAt, err = verifier(vcAt, none)
+		return err
+	}
 	switch k.Alg {
 	case "hmac-sha256":
-		s, err1 = httpsign.NewHMACSHA256Signer(k.Secret, sc, fields)
-		v, err2 = httpsign.NewHMACSHA256Verifier(k.Secret, vc, fields)
+		err = each(func(c *httpsign.SignConfig, f httpsign.Fields) (*httpsign.Signer, error) {
+			return httpsign.NewHMACSHA256Signer(k.Secret, c, f)
+		}, func(c *httpsign.VerifyConfig, f httpsign.Fields) (*httpsign.Verifier, error) {
+			return httpsign.NewHMACSHA256Verifier(k.Secret, c, f)
+		})
 	case "ed25519":
-		priv, ok1 := k.Private.(ed25519.PrivateKey)
-		pub, ok2 := k.Public.(ed25519.PublicKey)
-		if !ok1 || !ok2 {
+		priv, _ := k.Private.(ed25519.PrivateKey)
+		pub, ok := k.Public.(ed25519.PublicKey)
+		if !ok {
 			return nil, fmt.Errorf("yaronf %s: want an Ed25519 key", k.Alg)
 		}
-		s, err1 = httpsign.NewEd25519Signer(priv, sc, fields)
-		v, err2 = httpsign.NewEd25519Verifier(pub, vc, fields)
+		var signer func(*httpsign.SignConfig, httpsign.Fields) (*httpsign.Signer, error)
+		if priv != nil {
+			signer = func(c *httpsign.SignConfig, f httpsign.Fields) (*httpsign.Signer, error) {
+				return httpsign.NewEd25519Signer(priv, c, f)
+			}
+		}
+		err = each(signer, func(c *httpsign.VerifyConfig, f httpsign.Fields) (*httpsign.Verifier, error) {
+			return httpsign.NewEd25519Verifier(pub, c, f)
+		})
 	case "ecdsa-p256-sha256", "ecdsa-p384-sha384":
-		priv, ok1 := k.Private.(*ecdsa.PrivateKey)
-		pub, ok2 := k.Public.(*ecdsa.PublicKey)
-		if !ok1 || !ok2 {
+		priv, _ := k.Private.(*ecdsa.PrivateKey)
+		pub, ok := k.Public.(*ecdsa.PublicKey)
+		if !ok {
 			return nil, fmt.Errorf("yaronf %s: want an ECDSA key", k.Alg)
 		}
-		if k.Alg == "ecdsa-p256-sha256" {
-			s, err1 = httpsign.NewP256Signer(*priv, sc, fields)
-			v, err2 = httpsign.NewP256Verifier(*pub, vc, fields)
-		} else {
-			s, err1 = httpsign.NewP384Signer(*priv, sc, fields)
-			v, err2 = httpsign.NewP384Verifier(*pub, vc, fields)
+		newSigner, newVerifier := httpsign.NewP256Signer, httpsign.NewP256Verifier
+		if k.Alg == "ecdsa-p384-sha384" {
+			newSigner, newVerifier = httpsign.NewP384Signer, httpsign.NewP384Verifier
 		}
+		var signer func(*httpsign.SignConfig, httpsign.Fields) (*httpsign.Signer, error)
+		if priv != nil {
+			signer = func(c *httpsign.SignConfig, f httpsign.Fields) (*httpsign.Signer, error) {
+				return newSigner(*priv, c, f)
+			}
+		}
+		err = each(signer, func(c *httpsign.VerifyConfig, f httpsign.Fields) (*httpsign.Verifier, error) {
+			return newVerifier(*pub, c, f)
+		})
 	case "rsa-pss-sha512", "rsa-v1_5-sha256":
-		priv, ok1 := k.Private.(*rsa.PrivateKey)
-		pub, ok2 := k.Public.(*rsa.PublicKey)
-		if !ok1 || !ok2 {
+		priv, _ := k.Private.(*rsa.PrivateKey)
+		pub, ok := k.Public.(*rsa.PublicKey)
+		if !ok {
 			return nil, fmt.Errorf("yaronf %s: want an RSA key", k.Alg)
 		}
+		newSigner, newVerifier := httpsign.NewRSASigner, httpsign.NewRSAVerifier
 		if k.Alg == "rsa-pss-sha512" {
-			s, err1 = httpsign.NewRSAPSSSigner(*priv, sc, fields)
-			v, err2 = httpsign.NewRSAPSSVerifier(*pub, vc, fields)
-		} else {
-			s, err1 = httpsign.NewRSASigner(*priv, sc, fields)
-			v, err2 = httpsign.NewRSAVerifier(*pub, vc, fields)
+			newSigner, newVerifier = httpsign.NewRSAPSSSigner, httpsign.NewRSAPSSVerifier
 		}
+		var signer func(*httpsign.SignConfig, httpsign.Fields) (*httpsign.Signer, error)
+		if priv != nil {
+			signer = func(c *httpsign.SignConfig, f httpsign.Fields) (*httpsign.Signer, error) {
+				return newSigner(*priv, c, f)
+			}
+		}
+		err = each(signer, func(c *httpsign.VerifyConfig, f httpsign.Fields) (*httpsign.Verifier, error) {
+			return newVerifier(*pub, c, f)
+		})
 	default:
 		return nil, fmt.Errorf("yaronf: no %s", k.Alg)
 	}
-	if err1 != nil {
-		return nil, err1
+	if err != nil {
+		return nil, err
 	}
-	if err2 != nil {
-		return nil, err2
-	}
-	return &yaronfOps{s: s, v: v}, nil
+	return o, nil
 }
 
 type yaronfOps struct {
-	s *httpsign.Signer
-	v *httpsign.Verifier
+	s      *httpsign.Signer // nil with a public key alone
+	v, vAt *httpsign.Verifier
 }
 
 // Sign adds the field values SignRequest returns, as the library's
 // examples do.
 func (y *yaronfOps) Sign(r *http.Request) error {
+	if y.s == nil {
+		return errors.New("yaronf: no private key")
+	}
 	si, sig, err := httpsign.SignRequest(httpsigLabel, *y.s, r)
 	if err != nil {
 		return err
@@ -106,4 +150,24 @@ func (y *yaronfOps) Sign(r *http.Request) error {
 
 func (y *yaronfOps) Verify(r *http.Request) error {
 	return httpsign.VerifyRequest(httpsigLabel, *y.v, r)
+}
+
+// VerifyAt implements HTTPSigVerifierAt; the library reads the wall
+// clock, so the adapter checks the time (httpsigEach). VerifyRequest does
+// not look at the body: when the signature covers Content-Digest, the
+// adapter first validates it as the library's WrapHandler does
+// (ValidateContentDigestHeader, sha-256 and sha-512 accepted).
+func (y *yaronfOps) VerifyAt(r *http.Request, now time.Time) error {
+	return httpsigEach(r, now, func(in httpsigInput) error {
+		if in.covers("content-digest") {
+			received := r.Header.Values("Content-Digest")
+			if r.Body == nil && len(received) > 0 {
+				return errors.New("yaronf: Content-Digest but no body")
+			}
+			if err := httpsign.ValidateContentDigestHeader(received, &r.Body, []string{httpsign.DigestSha256, httpsign.DigestSha512}); err != nil {
+				return err
+			}
+		}
+		return httpsign.VerifyRequest(in.label, *y.vAt, r)
+	})
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	gopaseto "aidanwoods.dev/go-paseto"
 )
@@ -20,6 +21,9 @@ func (goPASETO) Purposes() []string {
 	return []string{"v4.local", "v4.public", "v3.local", "v3.public", "v2.local", "v2.public"}
 }
 
+// errNoImplicit: v2 has no implicit assertions.
+var errNoImplicit = errors.New("lab: PASETO v2 has no implicit assertions")
+
 func (goPASETO) New(k KeySpec) (PASETO, error) {
 	o := &goPASETOOps{parser: gopaseto.NewParser()}
 	switch k.Alg {
@@ -29,66 +33,96 @@ func (goPASETO) New(k KeySpec) (PASETO, error) {
 			return nil, err
 		}
 		o.seal = func(t *gopaseto.Token) string { return t.V4Encrypt(key, nil) }
-		o.parse = func(tok string) (*gopaseto.Token, error) { return o.parser.ParseV4Local(key, tok, nil) }
+		o.parse = func(p gopaseto.Parser, tok string, i []byte) (*gopaseto.Token, error) {
+			return p.ParseV4Local(key, tok, i)
+		}
 	case "v3.local":
 		key, err := gopaseto.V3SymmetricKeyFromBytes(k.Secret)
 		if err != nil {
 			return nil, err
 		}
 		o.seal = func(t *gopaseto.Token) string { return t.V3Encrypt(key, nil) }
-		o.parse = func(tok string) (*gopaseto.Token, error) { return o.parser.ParseV3Local(key, tok, nil) }
+		o.parse = func(p gopaseto.Parser, tok string, i []byte) (*gopaseto.Token, error) {
+			return p.ParseV3Local(key, tok, i)
+		}
 	case "v2.local":
 		key, err := gopaseto.V2SymmetricKeyFromBytes(k.Secret)
 		if err != nil {
 			return nil, err
 		}
 		o.seal = func(t *gopaseto.Token) string { return t.V2Encrypt(key) }
-		o.parse = func(tok string) (*gopaseto.Token, error) { return o.parser.ParseV2Local(key, tok) }
+		o.parse = func(p gopaseto.Parser, tok string, i []byte) (*gopaseto.Token, error) {
+			if i != nil {
+				return nil, errNoImplicit
+			}
+			return p.ParseV2Local(key, tok)
+		}
 	case "v4.public", "v2.public":
-		priv, ok1 := k.Private.(ed25519.PrivateKey)
-		pub, ok2 := k.Public.(ed25519.PublicKey)
-		if !ok1 || !ok2 {
+		priv, _ := k.Private.(ed25519.PrivateKey)
+		pub, ok := k.Public.(ed25519.PublicKey)
+		if !ok && priv != nil {
+			pub, ok = priv.Public().(ed25519.PublicKey)
+		}
+		if !ok {
 			return nil, fmt.Errorf("go-paseto %s: want an Ed25519 key", k.Alg)
 		}
 		if k.Alg == "v4.public" {
-			sk, err := gopaseto.NewV4AsymmetricSecretKeyFromEd25519(priv)
-			if err != nil {
-				return nil, err
-			}
 			pk, err := gopaseto.NewV4AsymmetricPublicKeyFromEd25519(pub)
 			if err != nil {
 				return nil, err
 			}
-			o.seal = func(t *gopaseto.Token) string { return t.V4Sign(sk, nil) }
-			o.parse = func(tok string) (*gopaseto.Token, error) { return o.parser.ParseV4Public(pk, tok, nil) }
-		} else {
-			sk, err := gopaseto.NewV2AsymmetricSecretKeyFromEd25519(priv)
-			if err != nil {
-				return nil, err
+			if priv != nil {
+				sk, err := gopaseto.NewV4AsymmetricSecretKeyFromEd25519(priv)
+				if err != nil {
+					return nil, err
+				}
+				o.seal = func(t *gopaseto.Token) string { return t.V4Sign(sk, nil) }
 			}
+			o.parse = func(p gopaseto.Parser, tok string, i []byte) (*gopaseto.Token, error) {
+				return p.ParseV4Public(pk, tok, i)
+			}
+		} else {
 			pk, err := gopaseto.NewV2AsymmetricPublicKeyFromEd25519(pub)
 			if err != nil {
 				return nil, err
 			}
-			o.seal = func(t *gopaseto.Token) string { return t.V2Sign(sk) }
-			o.parse = func(tok string) (*gopaseto.Token, error) { return o.parser.ParseV2Public(pk, tok) }
+			if priv != nil {
+				sk, err := gopaseto.NewV2AsymmetricSecretKeyFromEd25519(priv)
+				if err != nil {
+					return nil, err
+				}
+				o.seal = func(t *gopaseto.Token) string { return t.V2Sign(sk) }
+			}
+			o.parse = func(p gopaseto.Parser, tok string, i []byte) (*gopaseto.Token, error) {
+				if i != nil {
+					return nil, errNoImplicit
+				}
+				return p.ParseV2Public(pk, tok)
+			}
 		}
 	case "v3.public":
-		priv, ok1 := k.Private.(*ecdsa.PrivateKey)
-		pub, ok2 := k.Public.(*ecdsa.PublicKey)
-		if !ok1 || !ok2 {
-			return nil, fmt.Errorf("go-paseto %s: want a P-384 key", k.Alg)
+		priv, _ := k.Private.(*ecdsa.PrivateKey)
+		pub, ok := k.Public.(*ecdsa.PublicKey)
+		if !ok && priv != nil {
+			pub, ok = &priv.PublicKey, true
 		}
-		sk, err := gopaseto.NewV3AsymmetricSecretKeyFromEcdsa(*priv)
-		if err != nil {
-			return nil, err
+		if !ok {
+			return nil, fmt.Errorf("go-paseto %s: want a P-384 key", k.Alg)
 		}
 		pk, err := gopaseto.NewV3AsymmetricPublicKeyFromEcdsa(*pub)
 		if err != nil {
 			return nil, err
 		}
-		o.seal = func(t *gopaseto.Token) string { return t.V3Sign(sk, nil) }
-		o.parse = func(tok string) (*gopaseto.Token, error) { return o.parser.ParseV3Public(pk, tok, nil) }
+		if priv != nil {
+			sk, err := gopaseto.NewV3AsymmetricSecretKeyFromEcdsa(*priv)
+			if err != nil {
+				return nil, err
+			}
+			o.seal = func(t *gopaseto.Token) string { return t.V3Sign(sk, nil) }
+		}
+		o.parse = func(p gopaseto.Parser, tok string, i []byte) (*gopaseto.Token, error) {
+			return p.ParseV3Public(pk, tok, i)
+		}
 	default:
 		return nil, fmt.Errorf("go-paseto: no %s", k.Alg)
 	}
@@ -97,11 +131,14 @@ func (goPASETO) New(k KeySpec) (PASETO, error) {
 
 type goPASETOOps struct {
 	parser gopaseto.Parser
-	seal   func(*gopaseto.Token) string
-	parse  func(string) (*gopaseto.Token, error)
+	seal   func(*gopaseto.Token) string // nil with a public key alone
+	parse  func(p gopaseto.Parser, token string, implicit []byte) (*gopaseto.Token, error)
 }
 
 func (g *goPASETOOps) Seal(p *Payload) (string, error) {
+	if g.seal == nil {
+		return "", errors.New("go-paseto: no private key")
+	}
 	t := gopaseto.NewToken()
 	if p.Issuer != "" {
 		t.SetIssuer(p.Issuer)
@@ -127,13 +164,50 @@ func (g *goPASETOOps) Seal(p *Payload) (string, error) {
 }
 
 // Open parses with the parser's rules (NotExpired), then reads the claims
-// with the typed getters; a claim the payload lacks (iss in "tiny") makes
-// its getter fail, which only means it is absent.
+// with the typed getters.
 func (g *goPASETOOps) Open(token string, p *Payload) error {
-	t, err := g.parse(token)
+	t, err := g.parse(g.parser, token, nil)
 	if err != nil {
 		return err
 	}
+	return goPASETOClaims(t, p)
+}
+
+// OpenAt implements PASETOOpenerAt. go-paseto's NotExpired reads the wall
+// clock; a Rule (the parser's extension point) does its check at now.
+func (g *goPASETOOps) OpenAt(token string, implicit []byte, p *Payload, now time.Time) error {
+	parser := gopaseto.NewParserWithoutExpiryCheck()
+	parser.AddRule(func(t gopaseto.Token) error {
+		exp, err := t.GetExpiration()
+		if err != nil {
+			return err
+		}
+		if now.After(exp) {
+			return errors.New("go-paseto: this token has expired")
+		}
+		return nil
+	})
+	t, err := g.parse(parser, token, implicit)
+	if err != nil {
+		return err
+	}
+	return goPASETOClaims(t, p)
+}
+
+// OpenBytes implements PASETOOpenerBytes. go-paseto keeps the claims as a
+// map: the payload comes back as ClaimsJSON re-encodes it (keys sorted,
+// compact), not byte for byte.
+func (g *goPASETOOps) OpenBytes(token string, implicit []byte) (payload, footer []byte, err error) {
+	t, err := g.parse(gopaseto.NewParserWithoutExpiryCheck(), token, implicit)
+	if err != nil {
+		return nil, nil, err
+	}
+	return t.ClaimsJSON(), t.Footer(), nil
+}
+
+// goPASETOClaims reads t's claims into p. A claim the payload lacks (iss
+// in "tiny") makes its getter fail, which only means it is absent.
+func goPASETOClaims(t *gopaseto.Token, p *Payload) error {
 	*p = Payload{}
 	p.Issuer, _ = t.GetIssuer()
 	p.Subject, _ = t.GetSubject()

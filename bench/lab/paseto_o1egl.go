@@ -2,6 +2,7 @@ package lab
 
 import (
 	"crypto/ed25519"
+	"errors"
 	"fmt"
 	"time"
 
@@ -21,7 +22,7 @@ func (o1eglPASETO) Name() string       { return "o1egl" }
 func (o1eglPASETO) Purposes() []string { return []string{"v2.local", "v2.public"} }
 
 func (o1eglPASETO) New(k KeySpec) (PASETO, error) {
-	o := &o1eglOps{v2: o1egl.NewV2(), alg: k.Alg}
+	o := &o1eglOps{v2: o1egl.NewV2()}
 	switch k.Alg {
 	case "v2.local":
 		if len(k.Secret) != 32 {
@@ -29,10 +30,12 @@ func (o1eglPASETO) New(k KeySpec) (PASETO, error) {
 		}
 		o.secret = k.Secret
 	case "v2.public":
-		var ok1, ok2 bool
-		o.priv, ok1 = k.Private.(ed25519.PrivateKey)
-		o.pub, ok2 = k.Public.(ed25519.PublicKey)
-		if !ok1 || !ok2 {
+		var ok bool
+		o.priv, _ = k.Private.(ed25519.PrivateKey)
+		if o.pub, ok = k.Public.(ed25519.PublicKey); !ok && o.priv != nil {
+			o.pub, ok = o.priv.Public().(ed25519.PublicKey)
+		}
+		if !ok {
 			return nil, fmt.Errorf("o1egl v2.public: want an Ed25519 key")
 		}
 	default:
@@ -43,9 +46,8 @@ func (o1eglPASETO) New(k KeySpec) (PASETO, error) {
 
 type o1eglOps struct {
 	v2     *o1egl.V2
-	alg    string
 	secret []byte
-	priv   ed25519.PrivateKey
+	priv   ed25519.PrivateKey // nil with a public key alone
 	pub    ed25519.PublicKey
 }
 
@@ -69,13 +71,24 @@ func newO1eglClaims(p *Payload) o1eglClaims {
 // other value, so that the token would carry the footer "null".
 func (o *o1eglOps) Seal(p *Payload) (string, error) {
 	c := newO1eglClaims(p)
-	if o.secret != nil {
+	switch {
+	case o.secret != nil:
 		return o.v2.Encrypt(o.secret, c, "")
+	case o.priv != nil:
+		return o.v2.Sign(o.priv, c, "")
 	}
-	return o.v2.Sign(o.priv, c, "")
+	return "", errors.New("o1egl: no private key")
 }
 
 func (o *o1eglOps) Open(token string, p *Payload) error {
+	return o.OpenAt(token, nil, p, time.Now())
+}
+
+// OpenAt implements PASETOOpenerAt (v2 has no implicit assertions).
+func (o *o1eglOps) OpenAt(token string, implicit []byte, p *Payload, now time.Time) error {
+	if implicit != nil {
+		return errNoImplicit
+	}
 	var c o1eglClaims
 	var err error
 	if o.secret != nil {
@@ -87,10 +100,27 @@ func (o *o1eglOps) Open(token string, p *Payload) error {
 		return err
 	}
 	jt := o1egl.JSONToken{Issuer: c.Issuer, Subject: c.Subject, Audience: c.Audience, Expiration: c.ExpiresAt, IssuedAt: c.IssuedAt}
-	if err := jt.Validate(o1egl.ValidAt(time.Now())); err != nil {
+	if err := jt.Validate(o1egl.ValidAt(now)); err != nil {
 		return err
 	}
 	*p = Payload{Issuer: c.Issuer, Subject: c.Subject, Audience: c.Audience,
 		ExpiresAt: pasetoUnix(c.ExpiresAt), IssuedAt: pasetoUnix(c.IssuedAt), Data: c.Data}
 	return nil
+}
+
+// OpenBytes implements PASETOOpenerBytes: o1egl hands a *[]byte payload
+// and footer over as they are.
+func (o *o1eglOps) OpenBytes(token string, implicit []byte) (payload, footer []byte, err error) {
+	if implicit != nil {
+		return nil, nil, errNoImplicit
+	}
+	if o.secret != nil {
+		err = o.v2.Decrypt(token, o.secret, &payload, &footer)
+	} else {
+		err = o.v2.Verify(token, o.pub, &payload, &footer)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	return payload, footer, nil
 }

@@ -26,7 +26,8 @@ func (signetPASETO) New(k KeySpec) (PASETO, error) {
 		// DefaultMaxSize (64 KiB); a service taking such tokens says so.
 		policy: paseto.Policy{MaxSize: 1 << 20}}
 	if !o.local {
-		// Verification takes the public key, as a relying party holds it.
+		// Verification takes the public key, as a relying party holds it
+		// (a key made from a public key alone is its own public half).
 		if o.open, err = key.Public(); err != nil {
 			return nil, err
 		}
@@ -60,12 +61,40 @@ func (s *signetPASETOOps) Seal(p *Payload) (string, error) {
 }
 
 func (s *signetPASETOOps) Open(token string, p *Payload) error {
+	return s.openWith(token, p, s.policy)
+}
+
+// OpenAt implements PASETOOpenerAt.
+func (s *signetPASETOOps) OpenAt(token string, implicit []byte, p *Payload, now time.Time) error {
+	pol := s.policy
+	pol.Implicit, pol.Now = implicit, now
+	return s.openWith(token, p, pol)
+}
+
+// OpenBytes implements PASETOOpenerBytes.
+func (s *signetPASETOOps) OpenBytes(token string, implicit []byte) (payload, footer []byte, err error) {
+	pol := paseto.Policy{MaxSize: s.policy.MaxSize, Implicit: implicit}
+	if s.local {
+		payload, err = paseto.DecryptBytes(s.open, token, pol)
+	} else {
+		payload, err = paseto.VerifyBytes(s.open, token, pol)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	if footer, err = paseto.Footer(token); err != nil {
+		return nil, nil, err
+	}
+	return payload, footer, nil
+}
+
+func (s *signetPASETOOps) openWith(token string, p *Payload, pol paseto.Policy) error {
 	var c signetPASETOClaims
 	var err error
 	if s.local {
-		c, err = paseto.Decrypt[signetPASETOClaims](s.open, token, s.policy)
+		c, err = paseto.Decrypt[signetPASETOClaims](s.open, token, pol)
 	} else {
-		c, err = paseto.Verify[signetPASETOClaims](s.open, token, s.policy)
+		c, err = paseto.Verify[signetPASETOClaims](s.open, token, pol)
 	}
 	if err != nil {
 		return err
