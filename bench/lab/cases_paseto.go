@@ -17,6 +17,7 @@ func pasetoCases(k *Keys, purpose, size string, parallel bool) ([]Case, error) {
 		return nil, err
 	}
 	p := NewPayload(size, now)
+	spec.Registered = p.Data == nil
 	sealOp, openOp := "Sign", "Verify"
 	if strings.HasSuffix(purpose, ".local") {
 		sealOp, openOp = "Encrypt", "Decrypt"

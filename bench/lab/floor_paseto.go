@@ -14,7 +14,6 @@ import (
 	"encoding/asn1"
 	"encoding/base64"
 	"encoding/binary"
-	"encoding/json"
 	"fmt"
 	"math/big"
 	"strings"
@@ -22,8 +21,6 @@ import (
 	"golang.org/x/crypto/blake2b"
 	"golang.org/x/crypto/chacha20"
 	"golang.org/x/crypto/chacha20poly1305"
-
-	"github.com/signet-go/signet/paseto"
 )
 
 // pasetoFloor is the spec's mandatory cryptography for one token, on a
@@ -61,14 +58,15 @@ func pasetoPAE(dst []byte, pieces ...[]byte) []byte {
 	return dst
 }
 
-// pasetoMessage is the claims of p as the lab's reference library encodes
-// them: signet's own payload for v3 and v4, o1egl's encoding for v2
-// (signet has no v2).
+// pasetoMessage is the claims of p as the lab's reference library for
+// k's version writes them: signet for v3 and v4, o1egl for v2 (signet has
+// no v2).
 func pasetoMessage(k KeySpec, p *Payload) ([]byte, error) {
+	var lib PASETOLib = signetPASETO{}
 	if strings.HasPrefix(k.Alg, "v2.") {
-		return json.Marshal(newO1eglClaims(p))
+		lib = o1eglPASETO{}
 	}
-	x, err := signetPASETO{}.New(k)
+	x, err := lib.New(k)
 	if err != nil {
 		return nil, err
 	}
@@ -76,11 +74,8 @@ func pasetoMessage(k KeySpec, p *Payload) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := x.(*signetPASETOOps)
-	if s.local {
-		return paseto.DecryptBytes(s.open, tok, s.policy)
-	}
-	return paseto.VerifyBytes(s.open, tok, s.policy)
+	m, _, err := x.(PASETOOpenerBytes).OpenBytes(tok, nil)
+	return m, err
 }
 
 func newPASETOFloor(k KeySpec, p *Payload) (*pasetoFloor, error) {

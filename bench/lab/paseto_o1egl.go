@@ -10,19 +10,20 @@ import (
 )
 
 // o1eglPASETO is github.com/o1egl/paseto v1.0.0: v1 and v2 only, so
-// v2.local and v2.public here. Its JSONToken carries custom claims as
-// strings only, so the payload is a struct of the lab's (the README: "you
-// are free to use any data types and structs you want"), with exp and iat
-// as RFC 3339; Open checks the times with the library's own validator,
-// JSONToken.Validate(ValidAt(now)), which, as shipped, lets a token
-// without exp pass.
+// v2.local and v2.public here. A payload of registered claims only is its
+// JSONToken, as the README shows; JSONToken carries other claims as
+// strings only, so a payload with data is a struct of the lab's (the
+// README: "you are free to use any data types and structs you want"),
+// with exp and iat as RFC 3339. Open checks the times with the library's
+// own validator, JSONToken.Validate(ValidAt(now)), which, as shipped,
+// lets a token without exp pass.
 type o1eglPASETO struct{}
 
 func (o1eglPASETO) Name() string       { return "o1egl" }
 func (o1eglPASETO) Purposes() []string { return []string{"v2.local", "v2.public"} }
 
 func (o1eglPASETO) New(k KeySpec) (PASETO, error) {
-	o := &o1eglOps{v2: o1egl.NewV2()}
+	o := &o1eglOps{v2: o1egl.NewV2(), registered: k.Registered}
 	switch k.Alg {
 	case "v2.local":
 		if len(k.Secret) != 32 {
@@ -45,10 +46,11 @@ func (o1eglPASETO) New(k KeySpec) (PASETO, error) {
 }
 
 type o1eglOps struct {
-	v2     *o1egl.V2
-	secret []byte
-	priv   ed25519.PrivateKey // nil with a public key alone
-	pub    ed25519.PublicKey
+	v2         *o1egl.V2
+	registered bool // the payload is a JSONToken
+	secret     []byte
+	priv       ed25519.PrivateKey // nil with a public key alone
+	pub        ed25519.PublicKey
 }
 
 // o1eglClaims is the payload as o1egl encodes it (encoding/json): the
@@ -70,7 +72,11 @@ func newO1eglClaims(p *Payload) o1eglClaims {
 // Seal passes "" for the footer: a nil footer is JSON-encoded like any
 // other value, so that the token would carry the footer "null".
 func (o *o1eglOps) Seal(p *Payload) (string, error) {
-	c := newO1eglClaims(p)
+	var c any = newO1eglClaims(p)
+	if o.registered && p.Data == nil {
+		c = o1egl.JSONToken{Issuer: p.Issuer, Subject: p.Subject, Audience: p.Audience,
+			Expiration: pasetoTime(p.ExpiresAt), IssuedAt: pasetoTime(p.IssuedAt)}
+	}
 	switch {
 	case o.secret != nil:
 		return o.v2.Encrypt(o.secret, c, "")
@@ -90,21 +96,28 @@ func (o *o1eglOps) OpenAt(token string, implicit []byte, p *Payload, now time.Ti
 		return errNoImplicit
 	}
 	var c o1eglClaims
+	var jt o1egl.JSONToken
+	var dst any = &c
+	if o.registered {
+		dst = &jt
+	}
 	var err error
 	if o.secret != nil {
-		err = o.v2.Decrypt(token, o.secret, &c, nil)
+		err = o.v2.Decrypt(token, o.secret, dst, nil)
 	} else {
-		err = o.v2.Verify(token, o.pub, &c, nil)
+		err = o.v2.Verify(token, o.pub, dst, nil)
 	}
 	if err != nil {
 		return err
 	}
-	jt := o1egl.JSONToken{Issuer: c.Issuer, Subject: c.Subject, Audience: c.Audience, Expiration: c.ExpiresAt, IssuedAt: c.IssuedAt}
+	if !o.registered {
+		jt = o1egl.JSONToken{Issuer: c.Issuer, Subject: c.Subject, Audience: c.Audience, Expiration: c.ExpiresAt, IssuedAt: c.IssuedAt}
+	}
 	if err := jt.Validate(o1egl.ValidAt(now)); err != nil {
 		return err
 	}
-	*p = Payload{Issuer: c.Issuer, Subject: c.Subject, Audience: c.Audience,
-		ExpiresAt: pasetoUnix(c.ExpiresAt), IssuedAt: pasetoUnix(c.IssuedAt), Data: c.Data}
+	*p = Payload{Issuer: jt.Issuer, Subject: jt.Subject, Audience: jt.Audience,
+		ExpiresAt: pasetoUnix(jt.Expiration), IssuedAt: pasetoUnix(jt.IssuedAt), Data: c.Data}
 	return nil
 }
 

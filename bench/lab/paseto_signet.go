@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"strings"
 	"time"
 
 	"github.com/signet-go/signet"
@@ -21,7 +22,7 @@ func (signetPASETO) New(k KeySpec) (PASETO, error) {
 	if err != nil {
 		return nil, err
 	}
-	o := &signetPASETOOps{key: key, open: key, local: key.Symmetric(),
+	o := &signetPASETOOps{key: key, open: key, local: key.Symmetric(), registered: k.Registered,
 		// The lab's largest payload (≈ 500 KiB of claims) is past
 		// DefaultMaxSize (64 KiB); a service taking such tokens says so.
 		policy: paseto.Policy{MaxSize: 1 << 20}}
@@ -35,10 +36,14 @@ func (signetPASETO) New(k KeySpec) (PASETO, error) {
 	return o, nil
 }
 
+// signetPASETOOps seals and opens paseto.Claims when the application's
+// claims are the registered ones only (the library's type for them), and
+// a struct embedding paseto.Claims otherwise.
 type signetPASETOOps struct {
-	key, open *signet.Key
-	local     bool
-	policy    paseto.Policy
+	key, open  *signet.Key
+	local      bool
+	registered bool
+	policy     paseto.Policy
 }
 
 // signetPASETOClaims is the payload as signet's typed claims: the
@@ -52,6 +57,14 @@ type signetPASETOClaims struct {
 // Seal: signet adds iat (now) to a payload without one (the "tiny"
 // class), as its defaults say; every other class carries iat already.
 func (s *signetPASETOOps) Seal(p *Payload) (string, error) {
+	if s.registered && p.Data == nil {
+		c := paseto.Claims{Issuer: p.Issuer, Subject: p.Subject, Audience: p.Audience,
+			ExpiresAt: pasetoTime(p.ExpiresAt), IssuedAt: pasetoTime(p.IssuedAt)}
+		if s.local {
+			return paseto.Encrypt(s.key, c, paseto.Options{})
+		}
+		return paseto.Sign(s.key, c, paseto.Options{})
+	}
 	c := signetPASETOClaims{Claims: paseto.Claims{Issuer: p.Issuer, Subject: p.Subject, Audience: p.Audience,
 		ExpiresAt: pasetoTime(p.ExpiresAt), IssuedAt: pasetoTime(p.IssuedAt)}, Data: p.Data}
 	if s.local {
@@ -82,13 +95,32 @@ func (s *signetPASETOOps) OpenBytes(token string, implicit []byte) (payload, foo
 	if err != nil {
 		return nil, nil, err
 	}
-	if footer, err = paseto.Footer(token); err != nil {
-		return nil, nil, err
+	// paseto.Footer applies DefaultMaxSize whatever the Policy said: ask
+	// it only when there is a footer.
+	if strings.Count(token, ".") == 3 {
+		if footer, err = paseto.Footer(token); err != nil {
+			return nil, nil, err
+		}
 	}
 	return payload, footer, nil
 }
 
 func (s *signetPASETOOps) openWith(token string, p *Payload, pol paseto.Policy) error {
+	if s.registered {
+		var c paseto.Claims
+		var err error
+		if s.local {
+			c, err = paseto.Decrypt[paseto.Claims](s.open, token, pol)
+		} else {
+			c, err = paseto.Verify[paseto.Claims](s.open, token, pol)
+		}
+		if err != nil {
+			return err
+		}
+		*p = Payload{Issuer: c.Issuer, Subject: c.Subject, Audience: c.Audience,
+			ExpiresAt: pasetoUnix(c.ExpiresAt), IssuedAt: pasetoUnix(c.IssuedAt)}
+		return nil
+	}
 	var c signetPASETOClaims
 	var err error
 	if s.local {
