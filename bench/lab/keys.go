@@ -64,8 +64,12 @@ func NewKeys() (*Keys, error) {
 func (k *Keys) Spec(alg string) (KeySpec, error) {
 	s := KeySpec{Alg: alg, KeyID: "lab-" + alg}
 	switch alg {
-	case "HS256", "hmac-sha256":
+	case "HS256":
 		s.Secret = k.HMAC32
+	case "hmac-sha256":
+		// 64 bytes, as RFC 9421's test-shared-secret: yaronf/httpsign
+		// refuses shorter HMAC keys.
+		s.Secret = k.HMAC64
 	case "HS384":
 		s.Secret = k.HMAC48
 	case "HS512":
