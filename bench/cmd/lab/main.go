@@ -52,8 +52,8 @@ func run(args []string, stderr io.Writer) error {
 	testing.Init()
 	fs := flag.NewFlagSet("lab", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	quick := fs.Bool("quick", false, "the quick run: a few algorithms per format, 3 rounds (the default)")
-	full := fs.Bool("full", false, "every algorithm, 5 rounds of 400 ms per case")
+	quick := fs.Bool("quick", false, "the quick run: a few algorithms per format, 4 rounds of 70 ms per case (the default)")
+	full := fs.Bool("full", false, "every algorithm, 5 rounds of 250 ms per case")
 	out := fs.String("out", "out/report", "`directory` for REPORT.md, charts and results.json")
 	attacks := fs.String("attacks", "../attacks", "`directory` of the attack corpus")
 	vectors := fs.String("vectors", "../testdata", "`directory` of the published vectors")
@@ -64,9 +64,9 @@ func run(args []string, stderr io.Writer) error {
 	if *quick && *full {
 		return fmt.Errorf("--quick and --full together")
 	}
-	cfg := config{mode: "quick", out: *out, attacks: *attacks, vectors: *vectors, rounds: 3, benchtime: 60 * time.Millisecond}
+	cfg := config{mode: "quick", out: *out, attacks: *attacks, vectors: *vectors, rounds: 4, benchtime: 70 * time.Millisecond}
 	if *full {
-		cfg.mode, cfg.rounds, cfg.benchtime = "full", 5, 400*time.Millisecond
+		cfg.mode, cfg.rounds, cfg.benchtime = "full", 5, 250*time.Millisecond
 	}
 	if *only != "" {
 		cfg.formats = []string{*only}

@@ -1,0 +1,99 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/signet-go/signet/bench/lab"
+)
+
+func TestMedian(t *testing.T) {
+	for _, c := range []struct {
+		in   []float64
+		want float64
+	}{{nil, 0}, {[]float64{3}, 3}, {[]float64{5, 1, 3}, 3}, {[]float64{4, 1, 3, 2}, 2.5}} {
+		if got := median(c.in); got != c.want {
+			t.Errorf("median(%v) = %v", c.in, got)
+		}
+	}
+}
+
+// TestReport runs a tiny lab (two cases and their floor, one round) and
+// checks what it writes: the records of DESIGN §6, the report's sections
+// and charts.
+func TestReport(t *testing.T) {
+	if err := flag.Set("test.benchtime", "5ms"); err != nil {
+		t.Fatal(err)
+	}
+	keys, err := lab.NewKeys()
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, err := lab.Cases(keys, lab.Options{Formats: []string{"JWT"}, Quick: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []lab.Case
+	for _, c := range all {
+		if c.Alg == "HS256" && (c.Op == "Sign" || c.Op == "Verify") && (c.Lib == "signet" || c.Lib == "floor" || c.Lib == "golang-jwt") {
+			cases = append(cases, c)
+		}
+	}
+	if len(cases) != 6 {
+		t.Fatalf("%d cases", len(cases))
+	}
+	var progress strings.Builder
+	r := &runner{rounds: 2, progress: &progress}
+	ms := r.run(cases)
+	if !strings.Contains(progress.String(), "12/12") {
+		t.Fatalf("progress: %q", progress.String())
+	}
+	dir := t.TempDir()
+	rep := newReport(config{mode: "quick", rounds: 2, benchtime: 5 * time.Millisecond}, ms, nil, time.Now())
+	if err := rep.writeResults(filepath.Join(dir, "results.json")); err != nil {
+		t.Fatal(err)
+	}
+	var recs []map[string]any
+	data, _ := os.ReadFile(filepath.Join(dir, "results.json"))
+	if err := json.Unmarshal(data, &recs); err != nil || len(recs) != 6 {
+		t.Fatalf("%d records: %v", len(recs), err)
+	}
+	for _, rec := range recs {
+		for _, k := range []string{"suite", "format", "alg", "op", "lib", "lang", "ns_per_op", "ops_per_s", "runs"} {
+			if _, ok := rec[k]; !ok {
+				t.Fatalf("record without %s: %v", k, rec)
+			}
+		}
+		if rec["lib"] != "floor" && rec["floor_ratio"] == nil {
+			t.Fatalf("no floor_ratio: %v", rec)
+		}
+	}
+	charts, err := rep.writeCharts(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(charts) == 0 {
+		t.Fatal("no charts")
+	}
+	for _, c := range charts {
+		for _, f := range []string{c.svg, c.png} {
+			if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Size() == 0 {
+				t.Fatalf("%s: %v", f, err)
+			}
+		}
+	}
+	if err := rep.writeMarkdown(filepath.Join(dir, "REPORT.md"), charts); err != nil {
+		t.Fatal(err)
+	}
+	md, _ := os.ReadFile(filepath.Join(dir, "REPORT.md"))
+	for _, want := range []string{"## Method", "## Targets", "HS256 sign ≥ 5× golang-jwt", "| HS256 | **", "## The studies' claims"} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("REPORT.md lacks %q", want)
+		}
+	}
+}
