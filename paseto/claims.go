@@ -301,7 +301,7 @@ func decodeInto[T any](payload string, c *Claims) (T, error) {
 	_, asMap := any(&out).(*Map)
 	_, raw := any(&out).(*json.RawMessage)
 	text := payload
-	if !asMap && !raw && splitter.Can(reflect.TypeFor[T]()) {
+	if !asMap && !raw && len(payload) <= claimsjson.MaxSplit && splitter.Can(reflect.TypeFor[T]()) {
 		// The registered claims are set below from the validated ones.
 		if err := claimsjson.CheckFold(payload); err != nil {
 			var zero T

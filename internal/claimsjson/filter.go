@@ -21,6 +21,12 @@ type Filter struct {
 	types  sync.Map // reflect.Type → bool
 }
 
+// MaxSplit is the largest payload decoded in two parts. Past it,
+// encoding/json's own pass over the application data dominates, and
+// copying the payload without its registered members would cost another
+// pass for nothing.
+const MaxSplit = 8 << 10
+
 // NewFilter returns the Filter of a registered-claims type and the JSON
 // names of its fields.
 func NewFilter(claims reflect.Type, names ...string) *Filter {
