@@ -21,19 +21,13 @@ import (
 // maxFastMembers bounds the members the fast path handles.
 const maxFastMembers = 8
 
-// fastInput is one Signature-Input member as the fast scanner read it.
+// fastInput is one Signature-Input member as the fast scanner read it:
+// its label, its inner list's text, and the parameters (in.comps is left
+// for the component cache).
 type fastInput struct {
-	label      string
-	list       string // the inner list: ("…" …)
-	text       string // list and parameters: the @signature-params value
-	created    int64
-	expires    int64
-	hasCreated bool
-	hasExpires bool
-	nonce      string
-	alg        string
-	keyid      string
-	tag        string
+	label string
+	list  string // the inner list: ("…" …)
+	in    sigInput
 }
 
 // fastSig is one Signature member: its label and base64 text.
@@ -147,10 +141,10 @@ func scanInputs(s string, out *[maxFastMembers]fastInput) (n int, ok bool) {
 			return 0, false
 		}
 		in.list = s[start:p.pos]
-		if !p.sigParams(in) {
+		if !p.sigParams(&in.in) {
 			return 0, false
 		}
-		in.text = s[start:p.pos]
+		in.in.text = s[start:p.pos]
 		for i := range n {
 			if out[i].label == in.label {
 				return 0, false
@@ -190,17 +184,9 @@ func (p *scanner) innerList() bool {
 		// Item parameters: bare keys (true) or key="string".
 		var seen [4]string
 		for np := 0; p.peek() == ';'; np++ {
-			p.pos++
-			k, ok := p.key()
-			if !ok || np == len(seen) {
+			if _, ok := p.paramKey(seen[:], np); !ok {
 				return false
 			}
-			for _, s := range seen[:np] {
-				if s == k {
-					return false
-				}
-			}
-			seen[np] = k
 			if p.peek() == '=' {
 				p.pos++
 				if _, ok := p.str(); !ok {
@@ -211,21 +197,32 @@ func (p *scanner) innerList() bool {
 	}
 }
 
+// paramKey reads ";key" as the np-th parameter, recording it in seen: a
+// key seen before (which the strict parser would merge), or more keys
+// than seen holds, is outside the fast subset.
+func (p *scanner) paramKey(seen []string, np int) (string, bool) {
+	p.pos++ // ';'
+	k, ok := p.key()
+	if !ok || np == len(seen) {
+		return "", false
+	}
+	for _, s := range seen[:np] {
+		if s == k {
+			return "", false
+		}
+	}
+	seen[np] = k
+	return k, true
+}
+
 // sigParams reads ;created=…;keyid="…" and the like into in.
-func (p *scanner) sigParams(in *fastInput) bool {
+func (p *scanner) sigParams(in *sigInput) bool {
 	var seen [8]string
 	for np := 0; p.peek() == ';'; np++ {
-		p.pos++
-		k, ok := p.key()
-		if !ok || np == len(seen) {
+		k, ok := p.paramKey(seen[:], np)
+		if !ok {
 			return false
 		}
-		for _, s := range seen[:np] {
-			if s == k {
-				return false
-			}
-		}
-		seen[np] = k
 		if p.peek() != '=' {
 			// A bare key is Boolean true: only unknown parameters may be.
 			switch k {

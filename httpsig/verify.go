@@ -386,13 +386,13 @@ func (v *Verifier) verifyFast(m *message, inField, sigField string) (res *Result
 				return nil, fmt.Errorf("%w: Signature-Input %s: %w", signet.ErrMalformed, clip.String(fi.label), cerr), true
 			}
 		}
-		if v.p.Tag != "" && fi.tag != v.p.Tag {
+		if v.p.Tag != "" && fi.in.tag != v.p.Tag {
 			continue
 		}
 		sig := decoded[j]
 		tried++
-		in := sigInput{comps: comps, created: fi.created, expires: fi.expires, hasCreated: fi.hasCreated,
-			hasExpires: fi.hasExpires, nonce: fi.nonce, alg: fi.alg, keyid: fi.keyid, tag: fi.tag, text: fi.text}
+		in := fi.in
+		in.comps = comps
 		r, cerr := v.check(m, fi.label, &in, sig, &budget)
 		if cerr == nil {
 			if !cached {
