@@ -39,24 +39,68 @@ var blake2bIV = [8]uint64{
 	0x510e527fade682d1, 0x9b05688c2b3e6c1f, 0x1f83d9abfb41bd6b, 0x5be0cd19137e2179,
 }
 
-func newMacer() *macer {
-	d, _ := blake2b.New256(nil)
+// keyedState is the state encoding of BLAKE2b with digest size size keyed
+// with key, before any input: the key block pending, nothing compressed.
+func keyedState(size int, key []byte) []byte {
 	st := make([]byte, 0, stateSize)
 	st = append(st, stateMagic...)
 	for i, v := range blake2bIV {
 		if i == 0 {
 			// Parameter block: digest length, key length, fanout 1, depth 1.
-			v ^= v4TagSize | v4TagSize<<8 | 1<<16 | 1<<24
+			v ^= uint64(size) | uint64(len(key))<<8 | 1<<16 | 1<<24
 		}
 		st = binary.BigEndian.AppendUint64(st, v)
 	}
 	st = append(st, make([]byte, 16)...) // byte counter: nothing hashed yet
-	st = append(st, v4TagSize)
-	st = append(st, make([]byte, blake2b.BlockSize)...) // the key block
-	st = append(st, blake2b.BlockSize)                  // a full block pending
-	m := &macer{d: d, state: st}
+	st = append(st, byte(size))
+	st = append(st, key...)
+	st = append(st, make([]byte, blake2b.BlockSize-len(key))...) // the key block
+	return append(st, blake2b.BlockSize)                         // a full block pending
+}
+
+func newMacer() *macer {
+	d, _ := blake2b.New256(nil)
+	m := &macer{d: d, state: keyedState(v4TagSize, make([]byte, v4TagSize))}
 	m.slow = !m.selfCheck()
 	return m
+}
+
+// A prefixed digest is BLAKE2b keyed with a fixed key and fed a fixed
+// prefix, restored for each input from a snapshot taken after the key
+// block was compressed: every use saves the compression of the key block
+// (a second one on short inputs) that Reset on a keyed digest repeats.
+// v4.local's two key derivations are of this form: BLAKE2b keyed with k,
+// of "paseto-encryption-key" or "paseto-auth-key-for-aead" and the nonce.
+// The snapshot is made once per key and checked against blake2b.New;
+// when the state encoding is not the expected one, ok is false and the
+// caller keeps keyed digests.
+func prefixedSnapshot(size int, key, prefix []byte) (snap []byte, ok bool) {
+	d, err := blake2b.New(size, nil)
+	if err != nil {
+		return nil, false
+	}
+	if err := d.(encoding.BinaryUnmarshaler).UnmarshalBinary(keyedState(size, key)); err != nil {
+		return nil, false
+	}
+	d.Write(prefix) // compresses the key block, buffers the prefix
+	snap, err = d.(encoding.BinaryMarshaler).MarshalBinary()
+	if err != nil {
+		return nil, false
+	}
+	// Check on a test input against the plain computation.
+	probe := []byte("paseto v4.local derivation self-check, 32 bytes..")[:32]
+	want, _ := blake2b.New(size, key)
+	want.Write(prefix)
+	want.Write(probe)
+	got, _ := blake2b.New(size, nil)
+	if got.(encoding.BinaryUnmarshaler).UnmarshalBinary(snap) != nil {
+		return nil, false
+	}
+	got.Write(probe)
+	if !bytes.Equal(got.Sum(nil), want.Sum(nil)) {
+		return nil, false
+	}
+	return snap, true
 }
 
 // selfCheck compares a re-keyed digest with blake2b.New on a test input.

@@ -3,6 +3,7 @@ package paseto
 import (
 	"crypto/rand"
 	"crypto/subtle"
+	"encoding"
 	"fmt"
 	"hash"
 
@@ -36,12 +37,17 @@ const (
 type v4State struct {
 	enc  hash.Hash // BLAKE2b-448 keyed with k: Ek ‖ n2
 	auth hash.Hash // BLAKE2b-256 keyed with k: Ak
-	mac  *macer    // BLAKE2b-256 re-keyed with each token's Ak
-	tmp  [56]byte
-	ak   [32]byte
-	sum  [32]byte
-	pae  []byte // scratch for the MAC's input, reused
-	raw  []byte // scratch for n ‖ c ‖ t, reused
+	// encSnap and authSnap, when set, are the two derivations' states
+	// after the key block and the info string (prefixedSnapshot), shared
+	// by the key's states; enc and auth are then unkeyed digests restored
+	// from them for each token.
+	encSnap, authSnap []byte
+	mac               *macer // BLAKE2b-256 re-keyed with each token's Ak
+	tmp               [56]byte
+	ak                [32]byte
+	sum               [32]byte
+	pae               []byte // scratch for the MAC's input, reused
+	raw               []byte // scratch for n ‖ c ‖ t, reused
 }
 
 type v4PoolID struct{}
@@ -49,19 +55,41 @@ type v4PoolID struct{}
 func v4Pool(k *signet.Key) *pool[v4State] {
 	return k.Cache(v4PoolID{}, func(k *signet.Key) any {
 		secret := k.Secret()
+		encSnap, ok1 := prefixedSnapshot(56, secret, encKeyInfo)
+		authSnap, ok2 := prefixedSnapshot(32, secret, authKeyInfo)
+		fast := ok1 && ok2
 		return newPool(func() *v4State {
-			enc, err1 := blake2b.New(56, secret)
-			auth, err2 := blake2b.New(32, secret)
+			st := &v4State{mac: newMacer()}
+			var err1, err2 error
+			if fast {
+				st.encSnap, st.authSnap = encSnap, authSnap
+				st.enc, err1 = blake2b.New(56, nil)
+				st.auth, err2 = blake2b.New(32, nil)
+			} else {
+				st.enc, err1 = blake2b.New(56, secret)
+				st.auth, err2 = blake2b.New(32, secret)
+			}
 			if err1 != nil || err2 != nil {
 				panic("paseto: BLAKE2b refused a 32-byte key") // cannot happen
 			}
-			return &v4State{enc: enc, auth: auth, mac: newMacer()}
+			return st
 		})
 	}).(*pool[v4State])
 }
 
 // derive sets st.tmp to Ek ‖ n2 and st.ak to Ak for nonce n.
 func (st *v4State) derive(n []byte) {
+	if st.encSnap != nil {
+		// Restored from the snapshots: key block and info already in.
+		// The snapshots were checked when the key's pool was made.
+		_ = st.enc.(encoding.BinaryUnmarshaler).UnmarshalBinary(st.encSnap)
+		st.enc.Write(n)
+		st.enc.Sum(st.tmp[:0])
+		_ = st.auth.(encoding.BinaryUnmarshaler).UnmarshalBinary(st.authSnap)
+		st.auth.Write(n)
+		st.auth.Sum(st.ak[:0])
+		return
+	}
 	st.enc.Reset()
 	st.enc.Write(encKeyInfo)
 	st.enc.Write(n)
