@@ -209,12 +209,24 @@ func jwtCases(k *Keys, alg, size string, parallel bool) ([]Case, error) {
 				}
 			})},
 		)
+		if size == "small" {
+			// Initialisation: binding the library to a key, as a service
+			// does at start or on rotation (the study's "key initialisation").
+			out = append(out, Case{Format: "JWT", Alg: alg, Op: "KeyInit", Lib: name, Run: loop(func() {
+				if _, err := lib.New(spec); err != nil {
+					panic(err)
+				}
+			})})
+		}
 		if parallel {
 			out = append(out,
 				Case{Format: "JWT", Alg: alg, Op: "Sign", Lib: name, Parallel: true, Run: parallelLoop(shared(sign))},
 				Case{Format: "JWT", Alg: alg, Op: "Verify", Lib: name, Parallel: true, Run: parallelLoop(shared(verify))},
 			)
 		}
+	}
+	if size == "small" {
+		out = append(out, keyGenCases(alg)...)
 	}
 	if parallel {
 		fresh := func(pick func(*jwtFloor) func()) func() func() {

@@ -202,6 +202,10 @@ flipped, which every library must refuse.
 			fmt.Fprintf(&b, "### %s\n\n", op)
 			r.timeTable(&b, "JWT", op, jwtAlgs, false, "")
 		}
+		b.WriteString("### Key initialisation (binding the library to a key)\n\n")
+		r.timeTable(&b, "JWT", "KeyInit", jwtAlgs, false, "")
+		b.WriteString("### Key generation (signet's GenerateKey; floor: the standard library's generator)\n\n")
+		r.timeTable(&b, "JWT", "KeyGen", jwtAlgs, false, "")
 		b.WriteString("### Memory per operation (B/op / allocs/op)\n\n")
 		r.memTable(&b, "JWT", []string{"Sign", "Verify"}, jwtAlgs)
 		b.WriteString("### Payload size (HS256)\n\n")
