@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/signet-go/signet"
@@ -59,6 +60,30 @@ func signEmbedded[T any](key *signet.Key, claims T) (string, error) {
 	return sign(key, payload, "JWT")
 }
 
+// headerID keys the encoded JWT header in a key's cache.
+type headerID struct{}
+
+// headerEntry is a key's encoded header for typ JWT, and the key ID it
+// names (keys made by WithKeyID share their cache).
+type headerEntry struct {
+	kid string
+	b64 []byte
+}
+
+// cachedHeader returns the base64url of {"alg":…,"kid":…,"typ":"JWT"}
+// for key, made once per key and key ID.
+func cachedHeader(key *signet.Key) []byte {
+	p := key.Cache(headerID{}, func(*signet.Key) any { return new(atomic.Pointer[headerEntry]) }).(*atomic.Pointer[headerEntry])
+	kid := key.KeyID()
+	if e := p.Load(); e != nil && e.kid == kid {
+		return e.b64
+	}
+	var hb [128]byte
+	e := &headerEntry{kid: kid, b64: b64.AppendEncode(nil, appendHeader(hb[:0], key.Algorithm(), kid, "JWT"))}
+	p.Store(e)
+	return e.b64
+}
+
 func signClaims(key *signet.Key, c *Claims) (string, error) {
 	var scratch [512]byte
 	return sign(key, c.appendJSON(scratch[:0]), "JWT")
@@ -81,11 +106,17 @@ func sign(key *signet.Key, payload []byte, typ string) (string, error) {
 		return "", fmt.Errorf("%w: %s is not a JWS algorithm", signet.ErrAlgorithmMismatch, key.Algorithm())
 	}
 	var hb [128]byte
-	hdr := appendHeader(hb[:0], key.Algorithm(), key.KeyID(), typ)
+	var eb [176]byte
+	var encHdr []byte // the header, base64url-encoded
+	if typ == "JWT" {
+		encHdr = cachedHeader(key)
+	} else {
+		encHdr = b64.AppendEncode(eb[:0], appendHeader(hb[:0], key.Algorithm(), key.KeyID(), typ))
+	}
 	sigSize := key.SignatureSize()
-	n := b64.EncodedLen(len(hdr)) + 1 + b64.EncodedLen(len(payload)) + 1 + b64.EncodedLen(sigSize)
+	n := len(encHdr) + 1 + b64.EncodedLen(len(payload)) + 1 + b64.EncodedLen(sigSize)
 	out := make([]byte, 0, n+sigSize)
-	out = b64.AppendEncode(out, hdr)
+	out = append(out, encHdr...)
 	out = append(out, '.')
 	out = b64.AppendEncode(out, payload)
 	sig, err := key.Sign(out[n:n], out)
