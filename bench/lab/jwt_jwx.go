@@ -47,6 +47,7 @@ func (jwxJWT) New(k KeySpec) (JWT, error) {
 	}
 	j := &jwxOps{
 		parse: []jjwt.ParseOption{jjwt.WithKey(alg, verify), jjwt.WithRequiredClaim(jjwt.ExpirationKey)},
+		alg:   alg, verifyKey: verify,
 	}
 	if sign != nil {
 		if k.KeyID != "" {
@@ -67,6 +68,10 @@ func (jwxJWT) New(k KeySpec) (JWT, error) {
 type jwxOps struct {
 	sign  []jjwt.SignOption
 	parse []jjwt.ParseOption
+	// the algorithm and the verification key, for VerifyBytes
+	// (attacks_jwx.go)
+	alg       jwa.SignatureAlgorithm
+	verifyKey any
 }
 
 func (j *jwxOps) Sign(p *Payload) (string, error) {

@@ -1,0 +1,52 @@
+package lab
+
+import (
+	"errors"
+	"time"
+
+	jose "github.com/go-jose/go-jose/v4"
+	jjwt "github.com/go-jose/go-jose/v4/jwt"
+)
+
+// go-jose's adapter's optional methods for the security matrix
+// (attacks.go).
+
+// VerifyAt is Verify with now as the clock (JWTVerifierAt): the same
+// calls, the claims validated with jwt.Expected{Time: now}.
+func (g *goJoseOps) VerifyAt(token string, p *Payload, now time.Time) error {
+	t, err := jjwt.ParseSigned(token, g.algs)
+	if err != nil {
+		return err
+	}
+	var c goJoseClaims
+	if err := t.Claims(g.verifyKey, &c); err != nil {
+		return err
+	}
+	if c.Expiry == nil {
+		return errors.New("go-jose: token has no exp")
+	}
+	if err := c.Validate(jjwt.Expected{Time: now}); err != nil {
+		return err
+	}
+	*p = Payload{Issuer: c.Issuer, Subject: c.Subject, ExpiresAt: int64(*c.Expiry), Data: c.Data}
+	if len(c.Audience) > 0 {
+		p.Audience = c.Audience[0]
+	}
+	if c.IssuedAt != nil {
+		p.IssuedAt = int64(*c.IssuedAt)
+	}
+	return nil
+}
+
+// VerifyBytes checks the signature and the algorithm only and returns the
+// payload (JWSVerifierBytes): go-jose's JWS API, jose.ParseSignedCompact
+// with the one allowed algorithm (jose.ParseSigned, which also takes the
+// JSON serialization, is deprecated in v4 for it), then Verify with the
+// key.
+func (g *goJoseOps) VerifyBytes(token string) ([]byte, error) {
+	obj, err := jose.ParseSignedCompact(token, g.algs)
+	if err != nil {
+		return nil, err
+	}
+	return obj.Verify(g.verifyKey)
+}
