@@ -14,21 +14,23 @@ bench=${BENCH:-.}
 out=$root/out/bench
 mkdir -p "$out"
 
-perf=$(cd bench && go list -m -f '{{.Version}}' golang.org/x/perf)
+# benchstat, pinned: golang.org/x/perf at an exact version, installed from
+# the module proxy into bin/ (its own module, not the lab's).
+perf=v0.0.0-20260908200009-22c9c6c9d4da
 benchstat=$root/bin/benchstat
 if [ ! -x "$benchstat" ] || [ "$(cat "$root/bin/.benchstat-version" 2>/dev/null)" != "$perf" ]; then
 	echo "== installing benchstat (golang.org/x/perf $perf) into bin/"
-	(cd bench && GOBIN=$root/bin go install golang.org/x/perf/cmd/benchstat)
+	GOBIN=$root/bin GOFLAGS=-mod=mod go install "golang.org/x/perf/cmd/benchstat@$perf"
 	echo "$perf" >"$root/bin/.benchstat-version"
 fi
 
 echo "== go test -bench '$bench' -count $count (bench/, LAB_QUICK=${LAB_QUICK-1})"
 (cd bench && LAB_QUICK=${LAB_QUICK-1} go test -run '^$' -bench "$bench" -benchmem -count "$count" -timeout 60m .) | tee "$out/all.txt" | grep -c '^Benchmark' | xargs -I{} echo "   {} result lines in out/bench/all.txt"
 
-# select LIB: the header lines, and the benchmark lines of LIB with the
+# pick LIB: the header lines, and the benchmark lines of LIB with the
 # library's name taken out of the benchmark name, so that benchstat pairs
 # signet's rows with the peer's.
-select() {
+pick() {
 	awk -v lib="$1" '
 		/^Benchmark/ {
 			name = $1; suffix = ""
@@ -43,14 +45,13 @@ select() {
 	' "$out/all.txt"
 }
 
-select signet >"$out/signet.txt"
+pick signet >"$out/signet.txt"
 for peer in golang-jwt jwx go-jose cristalhq kataras go-paseto o1egl yaronf remitly common-fate floor; do
-	select "$peer" >"$out/$peer.txt"
+	pick "$peer" >"$out/$peer.txt"
 	if ! grep -q '^Benchmark' "$out/$peer.txt"; then
 		continue
 	fi
 	echo
 	echo "=================== signet vs $peer ==================="
-	"$benchstat" -filter "-.unit:(ns/op|B/op|allocs/op) OR .unit:(sec/op|B/op|allocs/op)" signet="$out/signet.txt" "$peer"="$out/$peer.txt" 2>/dev/null ||
-		"$benchstat" signet="$out/signet.txt" "$peer"="$out/$peer.txt"
+	"$benchstat" signet="$out/signet.txt" "$peer"="$out/$peer.txt"
 done
