@@ -121,10 +121,23 @@ func (p *scanner) sep() (more, ok bool) {
 	return true, !p.eof()
 }
 
+// endMember ends a dictionary member labelled label: a label seen before
+// (which the strict parser would merge) is outside the fast subset; then
+// the separator, and whether another member follows.
+func (p *scanner) endMember(seen []string, label string) (more, ok bool) {
+	for _, l := range seen {
+		if l == label {
+			return false, false
+		}
+	}
+	return p.sep()
+}
+
 // scanInputs reads a Signature-Input value into out; ok is false when the
 // value is outside the fast subset.
 func scanInputs(s string, out *[maxFastMembers]fastInput) (n int, ok bool) {
 	p := scanner{s: s}
+	var labels [maxFastMembers]string
 	for {
 		if n == len(out) {
 			return 0, false
@@ -145,16 +158,12 @@ func scanInputs(s string, out *[maxFastMembers]fastInput) (n int, ok bool) {
 			return 0, false
 		}
 		in.in.text = s[start:p.pos]
-		for i := range n {
-			if out[i].label == in.label {
-				return 0, false
-			}
-		}
-		n++
-		more, k := p.sep()
+		more, k := p.endMember(labels[:n], in.label)
 		if !k {
 			return 0, false
 		}
+		labels[n] = in.label
+		n++
 		if !more {
 			return n, true
 		}
@@ -266,6 +275,7 @@ func (p *scanner) sigParams(in *sigInput) bool {
 // scanSigs reads a Signature value of label=:base64: members into out.
 func scanSigs(s string, out *[maxFastMembers]fastSig) (n int, ok bool) {
 	p := scanner{s: s}
+	var labels [maxFastMembers]string
 	for {
 		if n == len(out) {
 			return 0, false
@@ -287,16 +297,12 @@ func scanSigs(s string, out *[maxFastMembers]fastSig) (n int, ok bool) {
 		}
 		out[n] = fastSig{label: label, b64: s[start : start+end]}
 		p.pos = start + end + 1
-		for i := range n {
-			if out[i].label == label {
-				return 0, false
-			}
-		}
-		n++
-		more, k := p.sep()
+		more, k := p.endMember(labels[:n], label)
 		if !k {
 			return 0, false
 		}
+		labels[n] = label
+		n++
 		if !more {
 			return n, true
 		}
