@@ -3,20 +3,17 @@ package interop_test
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"crypto"
 	"crypto/rand"
 	"crypto/rsa"
 	"crypto/sha512"
 	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -262,7 +259,7 @@ type hsKeys struct {
 }
 
 func TestHTTPSig(t *testing.T) {
-	root, node := requireHTTPSigPeer(t)
+	root, node := requireNodePeer(t, hsPackage)
 	start := time.Now()
 
 	algs := signet.HTTPSigAlgorithms()
@@ -294,11 +291,14 @@ func TestHTTPSig(t *testing.T) {
 	hsQueryParams(t, &b, ed)
 	prepared := time.Now()
 
-	resp := runHTTPSigPeer(t, root, node, &b.req)
+	resp := new(hsResponse)
+	if stderr := runNode(t, root, node, hsScript, hsTimeout, &b.req, resp); len(stderr) > 0 {
+		t.Logf("%s peer stderr:\n%s", hsPackage, stderr)
+	}
 	if len(resp.Verified) != len(b.req.Verify) || len(resp.Signed) != len(b.req.Sign) {
 		t.Fatalf("peer answered %d/%d results for %d/%d cases", len(resp.Verified), len(resp.Signed), len(b.req.Verify), len(b.req.Sign))
 	}
-	if pinned := hsPinned(t, root); resp.Peer.Name != hsPackage || resp.Peer.Version != pinned {
+	if pinned := lockedVersion(t, root, hsPackage); resp.Peer.Name != hsPackage || resp.Peer.Version != pinned {
 		t.Fatalf("the peer ran %s %s, package-lock.json pins %s %s; run `bash interop/setup.sh node`", resp.Peer.Name, resp.Peer.Version, hsPackage, pinned)
 	}
 	ran := time.Now()
@@ -1039,82 +1039,4 @@ func hsResponseOf(m hsMessage, h map[string][]string) *http.Response {
 		resp.Body = io.NopCloser(bytes.NewReader(b))
 	}
 	return resp
-}
-
-// requireHTTPSigPeer returns the repository root and the node binary, or
-// skips the test, or fails it when SIGNET_INTEROP=1.
-func requireHTTPSigPeer(t *testing.T) (root, node string) {
-	t.Helper()
-	root = repoRoot(t)
-	node, err := exec.LookPath("node")
-	if err != nil {
-		unavailable(t, hsPackage, "node (Node.js >= 20) is not installed or not in PATH")
-	}
-	pinned := hsPinned(t, root)
-	installedPath := filepath.Join(root, peerDir, "node_modules", hsPackage, "package.json")
-	var installed struct {
-		Version string `json:"version"`
-	}
-	b, err := os.ReadFile(installedPath)
-	if err != nil {
-		unavailable(t, hsPackage, "npm %s is not installed in %s/node_modules", hsPackage, peerDir)
-	}
-	if err := json.Unmarshal(b, &installed); err != nil {
-		unavailable(t, hsPackage, "cannot read %s: %v", installedPath, err)
-	}
-	if installed.Version != pinned {
-		unavailable(t, hsPackage, "%s/node_modules has %s %s, package-lock.json pins %s", peerDir, hsPackage, installed.Version, pinned)
-	}
-	return root, node
-}
-
-// hsPinned is the http-message-signatures version package-lock.json pins.
-func hsPinned(t *testing.T, root string) string {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join(root, peerDir, "package-lock.json"))
-	if err != nil {
-		t.Fatalf("read the pinned %s version: %v", hsPackage, err)
-	}
-	var lock struct {
-		Packages map[string]struct {
-			Version string `json:"version"`
-		} `json:"packages"`
-	}
-	if err := json.Unmarshal(b, &lock); err != nil {
-		t.Fatalf("read %s/package-lock.json: %v", peerDir, err)
-	}
-	v := lock.Packages["node_modules/"+hsPackage].Version
-	if v == "" {
-		t.Fatalf("%s/package-lock.json pins no %s", peerDir, hsPackage)
-	}
-	return v
-}
-
-// runHTTPSigPeer runs the whole batch in one node process.
-func runHTTPSigPeer(t *testing.T, root, node string, req *hsRequest) *hsResponse {
-	t.Helper()
-	in, err := json.Marshal(req)
-	if err != nil {
-		t.Fatalf("encode the peer request: %v", err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), hsTimeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, node, hsScript)
-	cmd.Dir = root
-	cmd.Stdin = bytes.NewReader(in)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("node %s: %v\nstderr:\n%s", hsScript, err, stderr.Bytes())
-	}
-	var resp hsResponse
-	dec := json.NewDecoder(&stdout)
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&resp); err != nil {
-		t.Fatalf("decode the peer response: %v\nstdout:\n%.2000s\nstderr:\n%s", err, stdout.Bytes(), stderr.Bytes())
-	}
-	if stderr.Len() > 0 {
-		t.Logf("%s peer stderr:\n%s", hsPackage, stderr.Bytes())
-	}
-	return &resp
 }

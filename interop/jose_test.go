@@ -2,14 +2,10 @@ package interop_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"sync"
@@ -109,7 +105,7 @@ type algCase struct {
 }
 
 func TestJose(t *testing.T) {
-	root, node := requirePeer(t)
+	root, node := requireNodePeer(t, "jose")
 	start := time.Now()
 
 	algs := signet.JWSAlgorithms()
@@ -149,14 +145,15 @@ func TestJose(t *testing.T) {
 	}
 	prepared := time.Now()
 
-	resp := runPeer(t, root, node, &req)
+	var resp peerResponse
+	runNode(t, root, node, peerScript, peerTimeout, &req, &resp)
 	if len(resp.Verified) != len(req.Verify) || len(resp.Signed) != len(req.Sign) || len(resp.Generated) != len(req.Generate) {
 		t.Fatalf("peer answered %d/%d/%d results for %d/%d/%d cases",
 			len(resp.Verified), len(resp.Signed), len(resp.Generated), len(req.Verify), len(req.Sign), len(req.Generate))
 	}
 	ran := time.Now()
 	t.Logf("jose %s: %d algorithms, %d verify + %d sign + %d keygen cases; keys and tokens %v, node peer %v",
-		pinnedVersion(t, root), len(algs), len(req.Verify), len(req.Sign), len(req.Generate),
+		lockedVersion(t, root, "jose"), len(algs), len(req.Verify), len(req.Sign), len(req.Generate),
 		prepared.Sub(start).Round(time.Millisecond), ran.Sub(prepared).Round(time.Millisecond))
 
 	for _, c := range cases {
@@ -345,82 +342,6 @@ func checkJoseKey(t *testing.T, c *algCase, r generateResult) {
 	if _, err := jwt.Verify[interopClaims](verifier, tok, policyFor(c.genSent)); err != nil {
 		t.Fatalf("signet token made with jose's %s key does not verify: %v", c.alg, err)
 	}
-}
-
-// requirePeer returns the repository root (relative to the package
-// directory, the test's working directory) and the node binary, or skips
-// the test, or fails it when SIGNET_INTEROP=1.
-func requirePeer(t *testing.T) (root, node string) {
-	t.Helper()
-	root = repoRoot(t)
-	node, err := exec.LookPath("node")
-	if err != nil {
-		unavailable(t, "jose", "node (Node.js >= 20) is not installed or not in PATH")
-	}
-	pinned := pinnedVersion(t, root)
-	installedPath := filepath.Join(root, peerDir, "node_modules", "jose", "package.json")
-	var installed struct {
-		Version string `json:"version"`
-	}
-	b, err := os.ReadFile(installedPath)
-	if err != nil {
-		unavailable(t, "jose", "npm jose is not installed in %s/node_modules", peerDir)
-	}
-	if err := json.Unmarshal(b, &installed); err != nil {
-		unavailable(t, "jose", "cannot read %s: %v", installedPath, err)
-	}
-	if installed.Version != pinned {
-		unavailable(t, "jose", "%s/node_modules has jose %s, package-lock.json pins %s", peerDir, installed.Version, pinned)
-	}
-	return root, node
-}
-
-// pinnedVersion is the jose version package-lock.json pins.
-func pinnedVersion(t *testing.T, root string) string {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join(root, peerDir, "package-lock.json"))
-	if err != nil {
-		t.Fatalf("read the pinned jose version: %v", err)
-	}
-	var lock struct {
-		Packages map[string]struct {
-			Version string `json:"version"`
-		} `json:"packages"`
-	}
-	if err := json.Unmarshal(b, &lock); err != nil {
-		t.Fatalf("read %s/package-lock.json: %v", peerDir, err)
-	}
-	v := lock.Packages["node_modules/jose"].Version
-	if v == "" {
-		t.Fatalf("%s/package-lock.json pins no jose", peerDir)
-	}
-	return v
-}
-
-// runPeer runs the whole batch in one node process.
-func runPeer(t *testing.T, root, node string, req *peerRequest) *peerResponse {
-	t.Helper()
-	in, err := json.Marshal(req)
-	if err != nil {
-		t.Fatalf("encode the peer request: %v", err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), peerTimeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, node, peerScript)
-	cmd.Dir = root
-	cmd.Stdin = bytes.NewReader(in)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("node %s: %v\nstderr:\n%s", peerScript, err, stderr.Bytes())
-	}
-	var resp peerResponse
-	dec := json.NewDecoder(&stdout)
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&resp); err != nil {
-		t.Fatalf("decode the peer response: %v\nstdout:\n%.2000s\nstderr:\n%s", err, stdout.Bytes(), stderr.Bytes())
-	}
-	return &resp
 }
 
 // verifyJWK is the JWK jose verifies with: the public key, or the secret
