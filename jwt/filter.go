@@ -12,6 +12,3 @@ import (
 var split = claimsjson.NewFilter(reflect.TypeFor[Claims](), "iss", "sub", "aud", "exp", "nbf", "iat", "jti")
 
 func canFilter[T any]() bool { return split.Can(reflect.TypeFor[T]()) }
-
-// maxSplit: see claimsjson.MaxSplit.
-const maxSplit = claimsjson.MaxSplit

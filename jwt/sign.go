@@ -1,7 +1,6 @@
 package jwt
 
 import (
-	"encoding/json"
 	"fmt"
 	"reflect"
 	"sync/atomic"
@@ -25,14 +24,11 @@ func Sign[T any](key *signet.Key, claims T) (string, error) {
 	if t := reflect.TypeFor[T](); t.Kind() == reflect.Struct && canFilter[T]() {
 		return signEmbedded(key, claims) // not through a pointer: that is the caller's value
 	}
-	payload, err := json.Marshal(claims)
-	if err != nil {
-		return "", fmt.Errorf("%w: encode claims: %v", signet.ErrMalformed, err)
-	}
 	// Never issue a token this package would refuse: the payload must read
 	// back as claims (an object, registered claims of the right types).
-	if len(payload) == 0 || payload[0] != '{' {
-		return "", fmt.Errorf("%w: claims must encode as a JSON object", signet.ErrMalformed)
+	payload, err := claimsjson.Object(claims)
+	if err != nil {
+		return "", err
 	}
 	var c Claims
 	if _, err := decodeClaims(unsafe.String(unsafe.SliceData(payload), len(payload)), &c); err != nil {
@@ -49,12 +45,9 @@ func signEmbedded[T any](key *signet.Key, claims T) (string, error) {
 	rc := any(&claims).(registeredClaims).registered()
 	reg := *rc
 	*rc = Claims{} // claims is a copy: the caller's value is not touched
-	rest, err := json.Marshal(claims)
+	rest, err := claimsjson.Object(claims)
 	if err != nil {
-		return "", fmt.Errorf("%w: encode claims: %v", signet.ErrMalformed, err)
-	}
-	if len(rest) < 2 || rest[0] != '{' {
-		return "", fmt.Errorf("%w: claims must encode as a JSON object", signet.ErrMalformed)
+		return "", err
 	}
 	payload := claimsjson.Join(reg.appendJSON(make([]byte, 0, 256+len(rest))), rest)
 	return sign(key, payload, "JWT")

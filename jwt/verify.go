@@ -1,7 +1,6 @@
 package jwt
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 	"unsafe"
@@ -48,21 +47,9 @@ func Verify[T any](keys signet.Keys, token string, p Policy) (T, error) {
 // When T embeds Claims, those are set to the validated ones, so that what
 // the caller reads is what was checked.
 func decodeInto[T any](payload string, c *Claims) (T, error) {
-	var out T
-	_, asMap := any(&out).(*Map)
-	_, raw := any(&out).(*json.RawMessage)
-	text := payload
-	if !asMap && !raw && len(payload) <= maxSplit && canFilter[T]() {
-		// The registered claims are set below from the validated ones.
-		if err := claimsjson.CheckFold(payload); err != nil {
-			var zero T
-			return zero, err
-		}
-		text = split.Without(payload)
-	}
-	if err := claimsjson.Decode(text, &out, asMap, asMap || raw || text != payload); err != nil {
-		var zero T
-		return zero, err
+	out, err := claimsjson.Into[T, Map](payload, split)
+	if err != nil {
+		return out, err
 	}
 	// What the caller reads is what was validated, whether T embeds Claims
 	// or is a pointer to such a type.

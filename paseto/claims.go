@@ -1,7 +1,6 @@
 package paseto
 
 import (
-	"encoding/json"
 	"fmt"
 	"reflect"
 	"strings"
@@ -227,12 +226,9 @@ func encodeEmbedded[T any](scratch []byte, claims T, o *Options) ([]byte, error)
 	rc := any(&claims).(registeredClaims).registered()
 	reg := *rc
 	*rc = Claims{}
-	rest, err := json.Marshal(claims)
+	rest, err := claimsjson.Object(claims)
 	if err != nil {
-		return nil, fmt.Errorf("%w: encode claims: %v", signet.ErrMalformed, err)
-	}
-	if len(rest) < 2 || rest[0] != '{' {
-		return nil, fmt.Errorf("%w: claims must encode as a JSON object", signet.ErrMalformed)
+		return nil, err
 	}
 	return claimsjson.Join(reg.encode(scratch, o), rest), nil
 }
@@ -257,12 +253,9 @@ func encodeAny[T any](claims T, o *Options) ([]byte, error) {
 			rc.normalize()
 		}
 	}
-	payload, err := json.Marshal(claims)
+	payload, err := claimsjson.Object(claims)
 	if err != nil {
-		return nil, fmt.Errorf("%w: encode claims: %v", signet.ErrMalformed, err)
-	}
-	if len(payload) == 0 || payload[0] != '{' {
-		return nil, fmt.Errorf("%w: claims must encode as a JSON object", signet.ErrMalformed)
+		return nil, err
 	}
 	var c Claims
 	has, err := decodeClaims(string(payload), &c)
@@ -297,21 +290,9 @@ func within(p, base unsafe.Pointer, size uintptr) bool {
 // decodeInto gives the caller the verified claims as a T; when T embeds
 // Claims (or points to such a type), those are set to the validated ones.
 func decodeInto[T any](payload string, c *Claims) (T, error) {
-	var out T
-	_, asMap := any(&out).(*Map)
-	_, raw := any(&out).(*json.RawMessage)
-	text := payload
-	if !asMap && !raw && len(payload) <= claimsjson.MaxSplit && splitter.Can(reflect.TypeFor[T]()) {
-		// The registered claims are set below from the validated ones.
-		if err := claimsjson.CheckFold(payload); err != nil {
-			var zero T
-			return zero, err
-		}
-		text = splitter.Without(payload)
-	}
-	if err := claimsjson.Decode(text, &out, asMap, asMap || raw || text != payload); err != nil {
-		var zero T
-		return zero, err
+	out, err := claimsjson.Into[T, Map](payload, splitter)
+	if err != nil {
+		return out, err
 	}
 	r, ok := any(&out).(registeredClaims)
 	if !ok {

@@ -50,3 +50,16 @@ func CheckFold(payload string) error {
 	}
 	return nil
 }
+
+// Object marshals v with encoding/json and checks that it is a JSON
+// object, as a token's claims must be.
+func Object(v any) ([]byte, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("%w: encode claims: %v", signet.ErrMalformed, err)
+	}
+	if len(b) < 2 || b[0] != '{' {
+		return nil, fmt.Errorf("%w: claims must encode as a JSON object", signet.ErrMalformed)
+	}
+	return b, nil
+}

@@ -1,6 +1,7 @@
 package claimsjson
 
 import (
+	"encoding/json"
 	"reflect"
 	"strings"
 	"sync"
@@ -132,4 +133,28 @@ func Join(reg, rest []byte) []byte {
 		reg = reg[:1]
 	}
 	return append(reg, rest[1:]...)
+}
+
+// Into decodes a verified payload into a new T for a format whose claims
+// map type is M (numbers come back as json.Number) and whose registered
+// claims f describes. When T embeds the registered claims, their members
+// are skipped (up to MaxSplit): the caller sets them to the validated
+// ones, as it must for every T that embeds them.
+func Into[T, M any](payload string, f *Filter) (T, error) {
+	var out T
+	_, asMap := any(&out).(*M)
+	_, raw := any(&out).(*json.RawMessage)
+	text := payload
+	if !asMap && !raw && len(payload) <= MaxSplit && f.Can(reflect.TypeFor[T]()) {
+		if err := CheckFold(payload); err != nil {
+			var zero T
+			return zero, err
+		}
+		text = f.Without(payload)
+	}
+	if err := Decode(text, &out, asMap, asMap || raw || text != payload); err != nil {
+		var zero T
+		return zero, err
+	}
+	return out, nil
 }
