@@ -7,20 +7,34 @@ STATICCHECK   := $(BIN)/staticcheck
 FUZZTIME      ?= 3s
 LONG_FUZZTIME ?= 5m
 
-.PHONY: test check fmt-check vet staticcheck unit fuzz-short fuzz interop-deps bench ratio report report-full bench-compare lab-test clean
+.PHONY: xlang xlang-build test check fmt-check vet staticcheck unit fuzz-short fuzz interop-deps bench ratio report report-full bench-compare lab-test clean
 
 ## test: the whole suite, interop included (what CI runs).
-test: check interop-deps unit lab-test fuzz-short
+test: check interop-deps unit xlang-build lab-test fuzz-short
 
-## lab-test: the lab module's own checks (bench/: adapters, attack runner).
+## lab-test: the lab module's own checks (bench/: adapters, attack runner,
+## and the cross-language interop of bench/xlang, built by xlang-build).
 lab-test:
-	@echo "== the lab (bench/): go vet, go test"
-	cd bench && $(GO) vet ./... && $(GO) test -count=1 ./...
+	@echo "== the lab (bench/): go vet, go test (with the cross-language interop)"
+	cd bench && $(GO) vet ./... && SIGNET_INTEROP=1 $(GO) test -count=1 -timeout 30m ./...
 
 ## report: the lab's quick run (a few minutes, progress on stderr):
 ## out/report/REPORT.md, charts (SVG, PNG) and results.json.
 report:
 	cd bench && $(GO) run ./cmd/lab --quick --out ../out/report --attacks ../attacks --vectors ../testdata
+
+## xlang: the cross-language scenario (Go, Rust, Java, Node, Python), N iterations
+## per run (default 1000000), 3 interleaved rounds: out/xlang/results.json,
+## XLANG.md and a chart; `make report` afterwards includes them.
+N ?= 1000000
+xlang:
+	cd bench && $(GO) run ./cmd/xlang --n $(N) --out ../out/xlang
+
+## xlang-build: build every language's scenario and interop programs
+## (registries only; a missing toolchain is reported and skipped).
+xlang-build:
+	@echo "== cross-language programs (bench/xlang)"
+	bash bench/xlang/build-all.sh
 
 ## report-full: every algorithm, five rounds (about an hour).
 report-full:

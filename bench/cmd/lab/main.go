@@ -35,6 +35,7 @@ type config struct {
 	rounds    int
 	benchtime time.Duration
 	formats   []string
+	xlang     string // results.json of the cross-language run, included when present
 }
 
 // isTerminal reports whether w is a character device (a terminal), where
@@ -58,13 +59,14 @@ func run(args []string, stderr io.Writer) error {
 	attacks := fs.String("attacks", "../attacks", "`directory` of the attack corpus")
 	vectors := fs.String("vectors", "../testdata", "`directory` of the published vectors")
 	only := fs.String("format", "", "run one `format` only: JWT, PASETO or HTTPSig")
+	xl := fs.String("xlang", "../out/xlang/results.json", "`file` of the cross-language run (make xlang), included when present")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if *quick && *full {
 		return fmt.Errorf("--quick and --full together")
 	}
-	cfg := config{mode: "quick", out: *out, attacks: *attacks, vectors: *vectors, rounds: 4, benchtime: 70 * time.Millisecond}
+	cfg := config{mode: "quick", out: *out, attacks: *attacks, vectors: *vectors, rounds: 4, benchtime: 70 * time.Millisecond, xlang: *xl}
 	if *full {
 		cfg.mode, cfg.rounds, cfg.benchtime = "full", 5, 250*time.Millisecond
 	}
@@ -100,6 +102,9 @@ func run(args []string, stderr io.Writer) error {
 	}
 
 	rep := newReport(cfg, ms, sec, started)
+	if err := rep.readXlang(stderr); err != nil {
+		return err
+	}
 	if err := rep.writeResults(filepath.Join(cfg.out, "results.json")); err != nil {
 		return err
 	}

@@ -245,6 +245,9 @@ flipped, which every library must refuse.
 		b.WriteString("### Concurrency (hmac-sha256)\n\n")
 		r.parallelTable(&b, "HTTPSig", "hmac-sha256", []string{"Sign", "Verify"})
 	}
+	if err := r.writeXlang(&b); err != nil {
+		return err
+	}
 	if len(charts) > 0 {
 		b.WriteString("## Charts\n\n")
 		for _, c := range charts {

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/signet-go/signet/bench/xlang"
 )
 
 // report holds a run's measurements and what the report says about them.
@@ -20,6 +22,7 @@ type report struct {
 	started time.Time
 	env     envInfo
 	floors  map[string]float64 // group key → the floor's median ns/op
+	xlang   []xlang.Record     // the cross-language run's, when present
 }
 
 // envInfo describes the machine and the software measured.
@@ -104,7 +107,14 @@ func round(v float64, digits int) float64 {
 }
 
 func (r *report) writeResults(path string) error {
-	data, err := json.MarshalIndent(r.records(), "", " ")
+	all := []any{}
+	for _, rec := range r.records() {
+		all = append(all, rec)
+	}
+	for _, rec := range r.xlang {
+		all = append(all, rec)
+	}
+	data, err := json.MarshalIndent(all, "", " ")
 	if err != nil {
 		return err
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/signet-go/signet/bench/lab"
+	"github.com/signet-go/signet/bench/xlang"
 )
 
 // speedup is how many times faster signet is than lib on one case (0 when
@@ -65,6 +66,12 @@ func (r *report) writeTargets(b *strings.Builder) {
 		if p, g := r.fastestPeer("HTTPSig", "hmac-sha256", "", op); g > 0 {
 			row("RFC 9421 HMAC "+strings.ToLower(op)+" ≥ 2× the fastest peer", fmt.Sprintf("%.1f× (%s)", g, p), g >= 2)
 		}
+	}
+	if len(r.xlang) == 0 {
+		b.WriteString("| cross-language targets (signet vs jsonwebtoken, jjwt) | not run for this report: `make xlang`, then `make report` | |\n")
+	}
+	for _, t := range xlang.Targets(r.xlang) {
+		row("cross-language: "+t.Name, t.Got, t.Met)
 	}
 	// A row where signet is within tieBand of the fastest peer is a tie:
 	// on public-key rows the primitive is nearly all of the cost, and this
