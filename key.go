@@ -80,7 +80,7 @@ func GenerateKeyWithID(alg Algorithm, kid string) (*Key, error) {
 	if err != nil {
 		return nil, fmt.Errorf("signet: generate %s: %w", alg, err)
 	}
-	return newKey(sp, kid, material)
+	return newKey(sp, kid, material, false)
 }
 
 // NewKey binds existing key material to alg. material is one of:
@@ -93,10 +93,15 @@ func NewKey(alg Algorithm, material any) (*Key, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newKey(sp, "", material)
+	return newKey(sp, "", material, false)
 }
 
-func newKey(sp *spec, kid string, material any) (*Key, error) {
+// newKey binds material to sp. parsed says the material is what
+// crypto/x509 made of a private key's DER: an RSA key it validated and
+// precomputed, an EC or Ed25519 public half it derived from the private
+// scalar or seed. Those checks are not repeated; material handed in by a
+// caller is checked in full.
+func newKey(sp *spec, kid string, material any, parsed bool) (*Key, error) {
 	k := &Key{spec: sp, kid: kid, cache: new(sync.Map)}
 	mismatch := func() (*Key, error) {
 		return nil, fmt.Errorf("%w: %T cannot be a %s key", ErrAlgorithmMismatch, material, sp.name)
@@ -134,10 +139,12 @@ func newKey(sp *spec, kid string, material any) (*Key, error) {
 		if err := checkRSASizes(m); err != nil {
 			return nil, err
 		}
-		if err := m.Validate(); err != nil {
-			return nil, fmt.Errorf("%w: RSA private key: %v", ErrWeakKey, err)
+		if !parsed {
+			if err := m.Validate(); err != nil {
+				return nil, fmt.Errorf("%w: RSA private key: %v", ErrWeakKey, err)
+			}
+			m.Precompute()
 		}
-		m.Precompute()
 		k.rsaPri, k.rsaPub = m, &m.PublicKey
 	case *rsa.PublicKey:
 		if sp.family != famRSA && sp.family != famPSS {
@@ -156,6 +163,10 @@ func newKey(sp *spec, kid string, material any) (*Key, error) {
 		}
 		if m == nil || m.Curve != sp.curve {
 			return nil, fmt.Errorf("%w: %s needs a %s key", ErrAlgorithmMismatch, sp.name, sp.curve.Params().Name)
+		}
+		if parsed {
+			k.ecPri, k.ecPub = m, &m.PublicKey
+			break
 		}
 		// ECDH validates the scalar; the public point must be its own.
 		priv, err := m.ECDH()
@@ -187,6 +198,10 @@ func newKey(sp *spec, kid string, material any) (*Key, error) {
 		}
 		if len(m) != ed25519.PrivateKeySize {
 			return nil, fmt.Errorf("%w: Ed25519 private key is %d bytes", ErrWeakKey, len(m))
+		}
+		if parsed {
+			k.edPri, k.edPub = m, m.Public().(ed25519.PublicKey)
+			break
 		}
 		derived := ed25519.NewKeyFromSeed(m.Seed())
 		if subtle.ConstantTimeCompare(derived, m) != 1 {

@@ -12,6 +12,9 @@ import (
 	"encoding/pem"
 	"fmt"
 
+	"golang.org/x/crypto/cryptobyte"
+	cbasn1 "golang.org/x/crypto/cryptobyte/asn1"
+
 	"github.com/signet-go/signet/internal/clip"
 	"github.com/signet-go/signet/internal/rsabound"
 )
@@ -61,11 +64,15 @@ func ParsePEM(data []byte, alg Algorithm) (*Key, error) {
 	if len(block.Headers) > 0 {
 		return nil, fmt.Errorf("%w: PEM block with headers (encrypted keys are not read)", ErrUnsupported)
 	}
-	material, err := parsePEMBlock(block)
+	var info pkcs8Info
+	if block.Type == "PRIVATE KEY" {
+		info = readPKCS8(block.Bytes)
+	}
+	material, err := parsePEMBlock(block, info)
 	if err != nil {
 		return nil, err
 	}
-	if pssOnly(block) {
+	if info.algo.Equal(oidRSAPSS) {
 		// A key whose PKCS #8 says id-RSASSA-PSS is for PSS only (RFC 4055).
 		if alg == "" {
 			alg = RSAPSSSHA512
@@ -79,23 +86,29 @@ func ParsePEM(data []byte, alg Algorithm) (*Key, error) {
 			return nil, err
 		}
 	}
-	return NewKey(alg, material)
+	sp, err := lookup(alg)
+	if err != nil {
+		return nil, err
+	}
+	return newKey(sp, "", material, true)
 }
 
-func parsePEMBlock(block *pem.Block) (any, error) {
+// parsePEMBlock reads block's key; info is its PKCS #8 envelope when it is
+// a "PRIVATE KEY".
+func parsePEMBlock(block *pem.Block, info pkcs8Info) (any, error) {
 	var (
 		material any
 		err      error
 	)
-	if err := checkRSAPrivateDER(block.Type, block.Bytes); err != nil {
+	if err := checkRSAPrivateDER(block.Type, block.Bytes, info); err != nil {
 		return nil, err
 	}
 	switch block.Type {
 	case "PRIVATE KEY":
-		if inner, ok := pssPKCS8(block.Bytes); ok {
+		if info.algo.Equal(oidRSAPSS) {
 			// crypto/x509 refuses the id-RSASSA-PSS OID: the key inside is
 			// plain PKCS #1.
-			material, err = x509.ParsePKCS1PrivateKey(inner)
+			material, err = x509.ParsePKCS1PrivateKey(info.key)
 			break
 		}
 		material, err = x509.ParsePKCS8PrivateKey(block.Bytes)
@@ -154,19 +167,14 @@ func inferAlgorithm(material any) (Algorithm, error) {
 // key with a 2048-bit n and a p of a few kilobytes costs seconds, and tens
 // of kilobytes minutes (see internal/rsabound). DER that does not
 // have the expected shape is left to crypto/x509 to refuse.
-func checkRSAPrivateDER(typ string, der []byte) error {
+func checkRSAPrivateDER(typ string, der []byte, info pkcs8Info) error {
 	switch typ {
 	case "RSA PRIVATE KEY":
 	case "PRIVATE KEY":
-		var p struct {
-			Version    int
-			Algo       pkix.AlgorithmIdentifier
-			PrivateKey []byte
-		}
-		if _, err := asn1.Unmarshal(der, &p); err != nil || !(p.Algo.Algorithm.Equal(oidRSA) || p.Algo.Algorithm.Equal(oidRSAPSS)) {
+		if !info.algo.Equal(oidRSA) && !info.algo.Equal(oidRSAPSS) {
 			return nil
 		}
-		der = p.PrivateKey
+		der = info.key
 	default:
 		return nil
 	}
@@ -263,27 +271,28 @@ func unsupportedDER(typ string, der []byte) bool {
 	return true
 }
 
-// pssPKCS8 returns the PKCS #1 key inside a PKCS #8 private key whose
-// algorithm is id-RSASSA-PSS (as RFC 9421's test-key-rsa-pss is).
-func pssPKCS8(der []byte) ([]byte, bool) {
-	var p struct {
-		Version    int
-		Algo       pkix.AlgorithmIdentifier
-		PrivateKey []byte
-	}
-	if rest, err := asn1.Unmarshal(der, &p); err != nil || len(rest) != 0 || !p.Algo.Algorithm.Equal(oidRSAPSS) {
-		return nil, false
-	}
-	return p.PrivateKey, true
+// pkcs8Info is the envelope of a PKCS #8 private key: the algorithm's
+// OID (nil when der is not one) and the key inside.
+type pkcs8Info struct {
+	algo asn1.ObjectIdentifier
+	key  []byte
 }
 
-// pssOnly reports whether block is an id-RSASSA-PSS PKCS #8 key.
-func pssOnly(block *pem.Block) bool {
-	if block.Type != "PRIVATE KEY" {
-		return false
+// readPKCS8 reads PrivateKeyInfo ::= SEQUENCE { version, algorithm
+// AlgorithmIdentifier, privateKey OCTET STRING, ... } without reflection;
+// anything else gives the zero pkcs8Info, left to crypto/x509 to refuse.
+func readPKCS8(der []byte) pkcs8Info {
+	in := cryptobyte.String(der)
+	var seq, algo, key cryptobyte.String
+	var version int64
+	var oid asn1.ObjectIdentifier
+	if !in.ReadASN1(&seq, cbasn1.SEQUENCE) || !in.Empty() ||
+		!seq.ReadASN1Integer(&version) ||
+		!seq.ReadASN1(&algo, cbasn1.SEQUENCE) || !algo.ReadASN1ObjectIdentifier(&oid) ||
+		!seq.ReadASN1(&key, cbasn1.OCTET_STRING) {
+		return pkcs8Info{}
 	}
-	_, ok := pssPKCS8(block.Bytes)
-	return ok
+	return pkcs8Info{algo: oid, key: key}
 }
 
 func knownCurve(oid asn1.ObjectIdentifier) bool {

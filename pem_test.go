@@ -326,3 +326,52 @@ func FuzzParsePEM(f *testing.F) {
 		}
 	})
 }
+
+// A SEC 1 key whose public point is another key's: ParsePEM binds the
+// public half crypto/x509 derives from the scalar, never the stored one,
+// so a key parsed from PEM always signs with a consistent pair.
+func TestPEMDerivesPublicHalf(t *testing.T) {
+	a, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bPub, err := b.PublicKey.Bytes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	aPriv, err := a.Bytes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	der, err := asn1.Marshal(struct {
+		Version    int
+		PrivateKey []byte
+		Curve      asn1.ObjectIdentifier `asn1:"optional,explicit,tag:0"`
+		PublicKey  asn1.BitString        `asn1:"optional,explicit,tag:1"`
+	}{1, aPriv, asn1.ObjectIdentifier{1, 2, 840, 10045, 3, 1, 7}, asn1.BitString{Bytes: bPub, BitLength: 8 * len(bPub)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := signet.ParsePEM(pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: der}), signet.ES256)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !k.PublicMaterial().(*ecdsa.PublicKey).Equal(&a.PublicKey) {
+		t.Fatal("the parsed key's public half is not its scalar's")
+	}
+	sig, err := k.Sign(nil, []byte("msg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pub, err := signet.NewKey(signet.ES256, &a.PublicKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := pub.Verify([]byte("msg"), sig); err != nil {
+		t.Fatalf("signature of the parsed key: %v", err)
+	}
+}

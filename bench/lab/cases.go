@@ -210,10 +210,20 @@ func jwtCases(k *Keys, alg, size string, parallel bool) ([]Case, error) {
 			})},
 		)
 		if size == "small" {
-			// Initialisation: binding the library to a key, as a service
-			// does at start or on rotation (the study's "key initialisation").
+			// Initialisation: a library made ready to sign and verify from
+			// the key as a service stores it, at start or on rotation (the
+			// study's "key initialisation"): the secret's bytes, or the
+			// private key's PKCS #8 PEM read by the library's own loader
+			// (the standard library's for those that have none).
+			pemSpec, err := k.PEMSpec(alg)
+			if err != nil {
+				return nil, err
+			}
+			if _, err := lib.New(pemSpec); err != nil {
+				return nil, fmt.Errorf("%s: %s key from PEM: %w", name, alg, err)
+			}
 			out = append(out, Case{Format: "JWT", Alg: alg, Op: "KeyInit", Lib: name, Run: loop(func() {
-				if _, err := lib.New(spec); err != nil {
+				if _, err := lib.New(pemSpec); err != nil {
 					panic(err)
 				}
 			})})

@@ -24,10 +24,13 @@ func (cristalhqJWT) Name() string   { return "cristalhq" }
 func (cristalhqJWT) Algs() []string { return JWSAlgs }
 
 func (cristalhqJWT) New(k KeySpec) (JWT, error) {
+	k, err := fromPEM(k, pkcs8) // cristalhq has no PEM loader
+	if err != nil {
+		return nil, err
+	}
 	alg := cjwt.Algorithm(k.Alg)
 	var signer cjwt.Signer
 	var verifier cjwt.Verifier
-	var err error
 	switch {
 	case k.Secret != nil:
 		var hs *cjwt.HSAlg

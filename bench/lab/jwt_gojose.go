@@ -20,6 +20,10 @@ func (goJoseJWT) Name() string   { return "go-jose" }
 func (goJoseJWT) Algs() []string { return JWSAlgs }
 
 func (goJoseJWT) New(k KeySpec) (JWT, error) {
+	k, err := fromPEM(k, pkcs8) // go-jose has no PEM loader
+	if err != nil {
+		return nil, err
+	}
 	alg := jose.SignatureAlgorithm(k.Alg)
 	g := &goJoseOps{algs: []jose.SignatureAlgorithm{alg}}
 	var sign any

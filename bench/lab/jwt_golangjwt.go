@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"crypto"
 	"errors"
 	"fmt"
 	"time"
@@ -25,6 +26,25 @@ func init() {
 }
 
 func (golangJWT) New(k KeySpec) (JWT, error) {
+	k, err := fromPEM(k, func(data []byte) (crypto.Signer, error) {
+		switch k.Alg[0] {
+		case 'R', 'P':
+			return gjwt.ParseRSAPrivateKeyFromPEM(data)
+		case 'E':
+			if k.Alg == "EdDSA" {
+				key, err := gjwt.ParseEdPrivateKeyFromPEM(data)
+				if err != nil {
+					return nil, err
+				}
+				return key.(crypto.Signer), nil
+			}
+			return gjwt.ParseECPrivateKeyFromPEM(data)
+		}
+		return nil, fmt.Errorf("golang-jwt: no PEM loader for %s", k.Alg)
+	})
+	if err != nil {
+		return nil, err
+	}
 	m := gjwt.GetSigningMethod(k.Alg)
 	if m == nil {
 		return nil, fmt.Errorf("golang-jwt: no method %s", k.Alg)

@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"crypto"
 	"errors"
 	"fmt"
 	"time"
@@ -29,6 +30,24 @@ func init() {
 }
 
 func (jwxJWT) New(k KeySpec) (JWT, error) {
+	k, err := fromPEM(k, func(data []byte) (crypto.Signer, error) {
+		key, err := jwk.ParseKey(data, jwk.WithPEM(true))
+		if err != nil {
+			return nil, err
+		}
+		var raw any
+		if err := jwk.Export(key, &raw); err != nil {
+			return nil, err
+		}
+		s, ok := raw.(crypto.Signer)
+		if !ok {
+			return nil, fmt.Errorf("jwx: %T is not a signer", raw)
+		}
+		return s, nil
+	})
+	if err != nil {
+		return nil, err
+	}
 	alg, ok := jwa.LookupSignatureAlgorithm(k.Alg)
 	if !ok {
 		return nil, fmt.Errorf("jwx: no algorithm %s", k.Alg)

@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"crypto"
 	"errors"
 	"fmt"
 
@@ -34,6 +35,23 @@ var katarasAlgs = map[string]kjwt.Alg{
 }
 
 func (katarasJWT) New(k KeySpec) (JWT, error) {
+	// kataras' own loaders, but for EC keys: its ParsePrivateKeyECDSA
+	// reads SEC 1 only, so PKCS #8 goes through the standard library.
+	k, err := fromPEM(k, func(data []byte) (crypto.Signer, error) {
+		switch k.Alg[0] {
+		case 'R', 'P':
+			return kjwt.ParsePrivateKeyRSA(data)
+		case 'E':
+			if k.Alg == "EdDSA" {
+				return kjwt.ParsePrivateKeyEdDSA(data)
+			}
+			return pkcs8(data)
+		}
+		return nil, fmt.Errorf("kataras: no PEM loader for %s", k.Alg)
+	})
+	if err != nil {
+		return nil, err
+	}
 	alg, ok := katarasAlgs[k.Alg]
 	if !ok {
 		return nil, fmt.Errorf("kataras: no algorithm %s", k.Alg)

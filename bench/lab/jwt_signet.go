@@ -75,6 +75,13 @@ func (s *signetJWTOps) Verify(token string, p *Payload) error {
 // signetKey makes a signet key of k's algorithm from k's material: the
 // private key when there is one, else the public key or the secret.
 func signetKey(k KeySpec) (*signet.Key, error) {
+	if k.PEM != nil {
+		key, err := signet.ParsePEM(k.PEM, signet.Algorithm(k.Alg))
+		if err != nil {
+			return nil, err
+		}
+		return key.WithKeyID(k.KeyID), nil
+	}
 	var material any = k.Secret
 	switch {
 	case k.Private != nil:

@@ -7,6 +7,9 @@ import (
 	"crypto/elliptic"
 	"crypto/rand"
 	"crypto/rsa"
+	"crypto/x509"
+	"encoding/pem"
+	"errors"
 	"fmt"
 )
 
@@ -18,6 +21,10 @@ type KeySpec struct {
 	Private crypto.Signer // *rsa.PrivateKey, *ecdsa.PrivateKey, ed25519.PrivateKey
 	Public  crypto.PublicKey
 	KeyID   string
+	// PEM is the private key as PKCS #8 PEM, in place of Private and
+	// Public: the library loads it with its own loader, as a service reading
+	// its key file does (the KeyInit cases).
+	PEM []byte
 	// Registered says the application's claims are the registered ones
 	// only (the payload classes without data): an adapter may then use its
 	// library's registered-claims type, as such an application would.
@@ -88,6 +95,54 @@ func (k *Keys) Spec(alg string) (KeySpec, error) {
 		s.Private, s.Public = k.Ed25519, k.Ed25519.Public()
 	default:
 		return s, fmt.Errorf("lab: no key for %q", alg)
+	}
+	return s, nil
+}
+
+// PEMSpec is Spec with an asymmetric key as PKCS #8 PEM only (KeySpec.PEM);
+// a secret stays as it is.
+func (k *Keys) PEMSpec(alg string) (KeySpec, error) {
+	s, err := k.Spec(alg)
+	if err != nil || s.Private == nil {
+		return s, err
+	}
+	der, err := x509.MarshalPKCS8PrivateKey(s.Private)
+	if err != nil {
+		return s, err
+	}
+	s.PEM = pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der})
+	s.Private, s.Public = nil, nil
+	return s, nil
+}
+
+// fromPEM returns k with Private and Public loaded from k.PEM by load (the
+// library's own loader); k unchanged when it has no PEM.
+func fromPEM(k KeySpec, load func([]byte) (crypto.Signer, error)) (KeySpec, error) {
+	if k.PEM == nil {
+		return k, nil
+	}
+	priv, err := load(k.PEM)
+	if err != nil {
+		return k, err
+	}
+	k.Private, k.Public, k.PEM = priv, priv.Public(), nil
+	return k, nil
+}
+
+// pkcs8 is the standard library's loader, for libraries without one of
+// their own: pem.Decode and x509.ParsePKCS8PrivateKey.
+func pkcs8(data []byte) (crypto.Signer, error) {
+	block, _ := pem.Decode(data)
+	if block == nil {
+		return nil, errors.New("no PEM block")
+	}
+	key, err := x509.ParsePKCS8PrivateKey(block.Bytes)
+	if err != nil {
+		return nil, err
+	}
+	s, ok := key.(crypto.Signer)
+	if !ok {
+		return nil, fmt.Errorf("%T is not a signer", key)
 	}
 	return s, nil
 }

@@ -25,7 +25,9 @@ func TestEmailsDeterministic(t *testing.T) {
 }
 
 func TestSummarizeAndReport(t *testing.T) {
-	run := func(n int, ns int64) Run { return Run{Out: Output{N: n, ElapsedNs: ns, LibVersion: "v1", Runtime: "rt"}} }
+	run := func(n int, ns int64) Run {
+		return Run{Out: Output{N: n, ElapsedNs: ns, LibVersion: "v1", Runtime: "rt"}}
+	}
 	recs := []Record{
 		Summarize("go", "signet", 2, 1000, false, []Run{run(1000, 400_000), run(1000, 500_000), run(1000, 600_000)}),
 		Summarize("rust", "jsonwebtoken-rust_crypto", 2, 1000, false, []Run{run(1000, 1_000_000)}),
