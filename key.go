@@ -25,9 +25,9 @@ type Key struct {
 	spec *spec
 	kid  string
 
-	hmac   *hmacKey
-	secret []byte // PASETO local keys
-	cache  *sync.Map
+	sh     *keyState // shared by the copies WithKeyID makes
+	hmac   *hmacKey  // &sh.hmac for HMAC keys
+	secret []byte    // PASETO local keys
 	rsaPri *rsa.PrivateKey
 	rsaPub *rsa.PublicKey
 	ecPri  *ecdsa.PrivateKey
@@ -36,8 +36,16 @@ type Key struct {
 	edPub  ed25519.PublicKey
 }
 
+// keyState is a key's mutable state, made in one allocation with the key:
+// the Cache and, for HMAC, the pool of keyed states.
+type keyState struct {
+	cache sync.Map
+	hmac  hmacKey
+}
+
 type hmacKey struct {
 	secret []byte
+	hash   crypto.Hash
 	pool   sync.Pool // of *hmacState keyed with secret
 }
 
@@ -48,7 +56,12 @@ type hmacState struct {
 	sum [64]byte
 }
 
-func (h *hmacKey) get() *hmacState { return h.pool.Get().(*hmacState) }
+func (h *hmacKey) get() *hmacState {
+	if v := h.pool.Get(); v != nil {
+		return v.(*hmacState)
+	}
+	return &hmacState{h: hmac.New(h.hash.New, h.secret)}
+}
 
 // GenerateKey makes a new random key for alg: a secret of the hash size for
 // HMAC, RSA-2048 for RS*/PS*, the algorithm's curve for ES*, Ed25519 for EdDSA.
@@ -102,7 +115,7 @@ func NewKey(alg Algorithm, material any) (*Key, error) {
 // scalar or seed. Those checks are not repeated; material handed in by a
 // caller is checked in full.
 func newKey(sp *spec, kid string, material any, parsed bool) (*Key, error) {
-	k := &Key{spec: sp, kid: kid, cache: new(sync.Map)}
+	k := &Key{spec: sp, kid: kid, sh: new(keyState)}
 	mismatch := func() (*Key, error) {
 		return nil, fmt.Errorf("%w: %T cannot be a %s key", ErrAlgorithmMismatch, material, sp.name)
 	}
@@ -121,11 +134,8 @@ func newKey(sp *spec, kid string, material any, parsed bool) (*Key, error) {
 		if len(m) < sp.minKey {
 			return nil, fmt.Errorf("%w: %s secret is %d bits, need at least %d", ErrWeakKey, sp.name, 8*len(m), 8*sp.minKey)
 		}
-		secret := append([]byte(nil), m...)
-		h := &hmacKey{secret: secret}
-		newHash := sp.hash.New
-		h.pool.New = func() any { return &hmacState{h: hmac.New(newHash, secret)} }
-		k.hmac = h
+		k.hmac = &k.sh.hmac
+		k.hmac.secret, k.hmac.hash = append([]byte(nil), m...), sp.hash
 	case *rsa.PrivateKey:
 		if sp.family != famRSA && sp.family != famPSS {
 			return mismatch()
@@ -313,10 +323,10 @@ func (k *Key) Secret() []byte {
 // hash states, say) for the key's lifetime, instead of in a global table.
 // id should be a value of an unexported type of the calling package.
 func (k *Key) Cache(id any, make func(*Key) any) any {
-	if v, ok := k.cache.Load(id); ok {
+	if v, ok := k.sh.cache.Load(id); ok {
 		return v
 	}
-	v, _ := k.cache.LoadOrStore(id, make(k))
+	v, _ := k.sh.cache.LoadOrStore(id, make(k))
 	return v
 }
 
@@ -330,7 +340,7 @@ func (k *Key) Public() (*Key, error) {
 	case !k.CanSign():
 		return k, nil
 	}
-	p := &Key{spec: k.spec, kid: k.kid, rsaPub: k.rsaPub, ecPub: k.ecPub, edPub: k.edPub, cache: new(sync.Map)}
+	p := &Key{spec: k.spec, kid: k.kid, rsaPub: k.rsaPub, ecPub: k.ecPub, edPub: k.edPub, sh: new(keyState)}
 	return p, nil
 }
 
