@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"hash"
 	"sync"
+	"sync/atomic"
 
 	"github.com/signet-go/signet/internal/clip"
 )
@@ -39,8 +40,14 @@ type Key struct {
 // keyState is a key's mutable state, made in one allocation with the key:
 // the Cache and, for HMAC, the pool of keyed states.
 type keyState struct {
-	cache sync.Map
+	mu    sync.Mutex                  // serialises additions to cache
+	cache atomic.Pointer[[]cacheItem] // copy on write: a key holds a handful
 	hmac  hmacKey
+}
+
+// cacheItem is one value kept by Key.Cache.
+type cacheItem struct {
+	id, v any
 }
 
 type hmacKey struct {
@@ -321,13 +328,39 @@ func (k *Key) Secret() []byte {
 // Cache returns the value kept with the key under id, made by make on
 // first use. Packages keep state derived from a key there (a pool of keyed
 // hash states, say) for the key's lifetime, instead of in a global table.
-// id should be a value of an unexported type of the calling package.
+// id should be a value of an unexported type of the calling package (a
+// comparable one: an empty struct, say); the cache is meant for a handful of
+// entries per key, found without hashing or locking.
 func (k *Key) Cache(id any, make func(*Key) any) any {
-	if v, ok := k.sh.cache.Load(id); ok {
+	if v, ok := k.sh.lookup(id); ok {
 		return v
 	}
-	v, _ := k.sh.cache.LoadOrStore(id, make(k))
+	v := make(k) // outside the lock: make may use the cache itself
+	k.sh.mu.Lock()
+	defer k.sh.mu.Unlock()
+	if old, ok := k.sh.lookup(id); ok {
+		return old
+	}
+	var items []cacheItem
+	if p := k.sh.cache.Load(); p != nil {
+		items = append(items, *p...)
+	}
+	items = append(items, cacheItem{id, v})
+	k.sh.cache.Store(&items)
 	return v
+}
+
+// lookup finds id's value in the cache: a scan of a few entries, without
+// hashing or locking.
+func (s *keyState) lookup(id any) (any, bool) {
+	if p := s.cache.Load(); p != nil {
+		for i := range *p {
+			if (*p)[i].id == id {
+				return (*p)[i].v, true
+			}
+		}
+	}
+	return nil, false
 }
 
 // Public returns the public half of k, with the same algorithm and key ID.
