@@ -107,10 +107,13 @@ type Output struct {
 	Threads    int    `json:"threads"`
 	N          int    `json:"n"`
 	ElapsedNs  int64  `json:"elapsed_ns"`
+	PeakRSSKiB int64  `json:"peak_rss_kib"` // the program's own reading (README.md)
 }
 
 // Usage is what the operating system measured of a whole run: wall time
-// from start to exit, CPU time (user + system) and peak resident set.
+// from start to exit, CPU time (user + system) and peak resident set. The
+// peak is the program's own reading when it gives one: rusage's includes
+// the runner's, which a vforked child starts with.
 type Usage struct {
 	Wall     time.Duration
 	CPU      time.Duration
@@ -141,6 +144,9 @@ func (l Language) Bench(ctx context.Context, lib, emails string, n, threads int,
 	line := bytes.TrimSpace(stdout.Bytes())
 	if err := json.Unmarshal(line, &out); err != nil {
 		return Output{}, u, fmt.Errorf("%s/%s: output %q: %w", l.Name, lib, tail(string(line), 300), err)
+	}
+	if out.PeakRSSKiB > 0 {
+		u.PeakRSSK = out.PeakRSSKiB
 	}
 	if out.N != n || out.Threads != threads || out.ElapsedNs <= 0 {
 		return Output{}, u, fmt.Errorf("%s/%s: output %q does not match the run (n %d, threads %d)", l.Name, lib, line, n, threads)

@@ -16,6 +16,8 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 )
@@ -71,6 +73,7 @@ type benchResult struct {
 	Threads    int    `json:"threads"`
 	N          int    `json:"n"`
 	ElapsedNs  int64  `json:"elapsed_ns"`
+	PeakRSSKiB int64  `json:"peak_rss_kib"`
 }
 
 func bench(name string, lib library, args []string, stdout io.Writer) error {
@@ -132,7 +135,7 @@ func bench(name string, lib library, args []string, stdout io.Writer) error {
 	}
 	return json.NewEncoder(stdout).Encode(benchResult{
 		Lang: "go", Lib: name, LibVersion: moduleVersion(lib.module), Runtime: runtime.Version(),
-		Threads: *threads, N: *n, ElapsedNs: elapsed.Nanoseconds(),
+		Threads: *threads, N: *n, ElapsedNs: elapsed.Nanoseconds(), PeakRSSKiB: peakRSSKiB(),
 	})
 }
 
@@ -155,4 +158,20 @@ func moduleVersion(path string) string {
 		}
 	}
 	return "unknown"
+}
+
+// peakRSSKiB is the process's peak resident set (VmHWM of
+// /proc/self/status), 0 where there is none.
+func peakRSSKiB() int64 {
+	data, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for line := range strings.SplitSeq(string(data), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+			return kb
+		}
+	}
+	return 0
 }

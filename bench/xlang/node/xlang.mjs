@@ -203,8 +203,21 @@ async function bench(flags) {
       threads,
       n,
       elapsed_ns: Number(elapsed),
+      peak_rss_kib: peakRSSKiB(),
     }) + "\n",
   );
+}
+
+// peakRSSKiB is the process's peak resident set (VmHWM of
+// /proc/self/status; the worker threads share the process), 0 where there
+// is none.
+function peakRSSKiB() {
+  try {
+    const m = /^VmHWM:\s*(\d+)\s*kB/m.exec(readFileSync("/proc/self/status", "ascii"));
+    return m ? Number(m[1]) : 0;
+  } catch {
+    return 0;
+  }
 }
 
 // ---- interop ----

@@ -76,9 +76,21 @@ def worker(emails, secret, start, count, conn, go) -> None:
         except Exception as exc:  # noqa: BLE001 - every failure is reported
             conn.send(("error", f"{type(exc).__name__}: {exc}"))
             return
-        conn.send(("done", None))
+        conn.send(("done", peak_rss_kib()))
     finally:
         conn.close()
+
+
+def peak_rss_kib() -> int:
+    """This process's peak resident set (VmHWM of /proc/self/status), 0 where there is none."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0
 
 
 def collect(workers, want: str) -> None:
@@ -100,6 +112,8 @@ def collect(workers, want: str) -> None:
                     raise Failure(f"worker {w['index']}: {detail}")
                 if kind != want:
                     raise Failure(f"worker {w['index']} sent {kind!r}, want {want!r}")
+                if kind == "done":
+                    w["peak_rss_kib"] = detail or 0
                 del pending[ready]
                 continue
             w = alive.get(ready)
@@ -204,6 +218,8 @@ def bench(args: list[str]) -> None:
         "threads": threads,
         "n": n,
         "elapsed_ns": elapsed,
+        # The processes' peaks added up: the parent's and each worker's.
+        "peak_rss_kib": peak_rss_kib() + sum(w.get("peak_rss_kib", 0) for w in workers),
     }
     sys.stdout.write(json.dumps(line, separators=(",", ":")) + "\n")
 

@@ -30,6 +30,7 @@ struct Report {
     threads: usize,
     n: u64,
     elapsed_ns: u64,
+    peak_rss_kib: u64,
 }
 
 struct Options {
@@ -99,6 +100,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
         threads,
         n,
         elapsed_ns: u64::try_from(elapsed.as_nanos()).unwrap_or(u64::MAX),
+        peak_rss_kib: peak_rss_kib(),
     };
     println!(
         "{}",
@@ -173,4 +175,18 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
 fn parse_number<T: std::str::FromStr>(flag: &str, text: &str) -> Result<T, String> {
     text.parse()
         .map_err(|_| format!("{flag}: {text:?} is not a non-negative integer"))
+}
+
+/// The process's peak resident set (VmHWM of /proc/self/status), 0 where
+/// there is none.
+fn peak_rss_kib() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find_map(|l| l.strip_prefix("VmHWM:"))
+                .and_then(|v| v.split_whitespace().next())
+                .and_then(|v| v.parse().ok())
+        })
+        .unwrap_or(0)
 }

@@ -120,6 +120,7 @@ final class Bench {
         line.put("n", n);
         line.put("elapsed_ns", elapsed);
         line.put("threading", workers.kind);
+        line.put("peak_rss_kib", peakRssKib());
         out.println(line.toString());
     }
 
@@ -183,5 +184,19 @@ final class Bench {
                 throw new Main.Failure("decoded sub " + claims.getSubject() + " != " + sub);
             }
         }
+    }
+
+    /** The process's peak resident set (VmHWM of /proc/self/status), 0 where there is none. */
+    static long peakRssKib() {
+        try {
+            for (String l : java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/self/status"))) {
+                if (l.startsWith("VmHWM:")) {
+                    return Long.parseLong(l.substring(6).trim().split("\\s+")[0]);
+                }
+            }
+        } catch (java.io.IOException | RuntimeException e) {
+            // not Linux: no figure
+        }
+        return 0;
     }
 }
