@@ -6,13 +6,19 @@ import (
 	"crypto/ecdsa"
 	"crypto/ed25519"
 	"crypto/elliptic"
+	"crypto/hmac"
 	"crypto/rand"
 	"crypto/rsa"
+	"crypto/sha256"
+	"crypto/sha512"
 	"crypto/x509"
 	"encoding/base64"
+	"encoding/json"
 	"encoding/pem"
 	"errors"
+	"hash"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -104,6 +110,30 @@ type iresult struct {
 	Error  string         `json:"error"`
 }
 
+// secret is an HMAC key's secret bytes.
+func (k peerKey) secret(t *testing.T) []byte {
+	b, err := base64.RawURLEncoding.DecodeString(k.wire["secret_b64url"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// macToken is a JWT with header {"alg":alg,"typ":"JWT"} MACed with h and secret.
+func macToken(h func() hash.Hash, alg string, secret []byte, payload string) string {
+	enc := base64.RawURLEncoding
+	input := enc.EncodeToString([]byte(`{"alg":"`+alg+`","typ":"JWT"}`)) + "." + enc.EncodeToString([]byte(payload))
+	m := hmac.New(h, secret)
+	m.Write([]byte(input))
+	return input + "." + enc.EncodeToString(m.Sum(nil))
+}
+
+// unsigned is an alg "none" JWT.
+func unsigned(payload string) string {
+	enc := base64.RawURLEncoding
+	return enc.EncodeToString([]byte(`{"alg":"none","typ":"JWT"}`)) + "." + enc.EncodeToString([]byte(payload)) + "."
+}
+
 // tamper flips one character in the middle of the signature segment.
 func tamper(tok string) string {
 	i := strings.LastIndexByte(tok, '.') + (len(tok)-strings.LastIndexByte(tok, '.'))/2
@@ -115,9 +145,12 @@ func tamper(tok string) string {
 }
 
 // TestInterop checks every language's libraries against signet: signet's
-// tokens (HS256, RS256, ES256, EdDSA) verify in each library, tampered,
-// expired and exp-less ones are refused by it, and the tokens each library
-// signs verify in signet with their claims intact.
+// tokens (HS256, RS256, ES256, EdDSA) verify in each library; tampered,
+// expired and exp-less tokens, alg none, another HMAC with the same secret
+// and HS256 keyed with the public key are refused by it; and the tokens
+// each library signs verify in signet with their claims intact and the
+// header {"alg", "typ": "JWT"}. Every library here supports the four
+// algorithms: "unsupported" fails the test.
 func TestInterop(t *testing.T) {
 	if os.Getenv("SIGNET_INTEROP") == "" {
 		t.Skip("set SIGNET_INTEROP=1 (make test does) to build and run the other languages' libraries")
@@ -169,10 +202,29 @@ func interopLib(ctx context.Context, t *testing.T, l Language, lib string, keys 
 			IssuedAt: jwt.NumericDate(now), ExpiresAt: jwt.NumericDate(now + 3600)}, "admin", 7})
 		expired := sign(appClaims{Claims: jwt.Claims{Subject: sub, IssuedAt: jwt.NumericDate(now - 7200), ExpiresAt: jwt.NumericDate(now - 3600)}})
 		noExp := sign(appClaims{Claims: jwt.Claims{Subject: sub, IssuedAt: jwt.NumericDate(now)}})
-		for id, tc := range map[string]struct {
+		payload := `{"sub":"` + sub + `","iat":` + strconv.FormatInt(now, 10) + `,"exp":` + strconv.FormatInt(now+3600, 10) + `}`
+		verifyCases := map[string]struct {
 			tok string
 			ok  bool
-		}{"valid": {good, true}, "tampered": {tamper(good), false}, "expired": {expired, false}, "no-exp": {noExp, false}} {
+		}{
+			"valid": {good, true}, "tampered": {tamper(good), false}, "expired": {expired, false}, "no-exp": {noExp, false},
+			// The key's algorithm decides, never the header: alg none, and
+			// for HS256 another HMAC with the same secret, for the others
+			// HS256 keyed with the public key's PEM (the classic confusion).
+			"alg-none": {unsigned(payload), false},
+		}
+		if alg == signet.HS256 {
+			verifyCases["alg-hs384"] = struct {
+				tok string
+				ok  bool
+			}{macToken(sha512.New384, "HS384", keys[alg].secret(t), payload), false}
+		} else {
+			verifyCases["alg-confusion"] = struct {
+				tok string
+				ok  bool
+			}{macToken(sha256.New, "HS256", []byte(k.wire["public_spki_pem"]), payload), false}
+		}
+		for id, tc := range verifyCases {
 			id = string(alg) + "/verify/" + id
 			cases = append(cases, icase{ID: id, Op: "verify", Alg: string(alg), Key: k.wire, Token: tc.tok})
 			want[id] = expect{tc.ok, sub}
@@ -228,8 +280,9 @@ func interopLib(ctx context.Context, t *testing.T, l Language, lib string, keys 
 			t.Errorf("%s: %s's token carries %v, want %v", c.ID, lib, got, c.Claims)
 		}
 		hdr, _, _ := strings.Cut(r.Token, ".")
-		if raw, err := base64.RawURLEncoding.DecodeString(hdr); err != nil || !bytes.Contains(raw, []byte(`"`+c.Alg+`"`)) {
-			t.Errorf("%s: %s's header %s", c.ID, lib, raw)
+		var h struct{ Alg, Typ string }
+		if raw, err := base64.RawURLEncoding.DecodeString(hdr); err != nil || json.Unmarshal(raw, &h) != nil || h.Alg != c.Alg || h.Typ != "JWT" {
+			t.Errorf("%s: %s's header %s, want alg %s and typ JWT", c.ID, lib, raw, c.Alg)
 		}
 	}
 }

@@ -72,7 +72,7 @@ func exists(path string) bool {
 // reason.
 func (l Language) Build(ctx context.Context, log io.Writer) error {
 	var stderr bytes.Buffer
-	cmd := exec.CommandContext(ctx, "bash", filepath.Join(l.Dir, "build.sh"))
+	cmd := command(ctx, filepath.Join(l.Dir, "build.sh"))
 	cmd.Stdout = log
 	cmd.Stderr = io.MultiWriter(log, &stderr)
 	err := cmd.Run()
@@ -88,6 +88,18 @@ func (l Language) Build(ctx context.Context, log io.Writer) error {
 		return fmt.Errorf("%s: build.sh: %w\n%s", l.Name, err, tail(stderr.String(), 2000))
 	}
 	return nil
+}
+
+// command makes the command for a script of the language: in a process
+// group of its own, killed whole (build tools' and Python's worker
+// processes with it) when ctx ends, and not waited on past a grace period
+// for pipes a leftover process holds.
+func command(ctx context.Context, script string, args ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, "bash", append([]string{script}, args...)...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = 5 * time.Second
+	return cmd
 }
 
 func tail(s string, n int) string {
@@ -110,10 +122,9 @@ type Output struct {
 	PeakRSSKiB int64  `json:"peak_rss_kib"` // the program's own reading (README.md)
 }
 
-// Usage is what the operating system measured of a whole run: wall time
-// from start to exit, CPU time (user + system) and peak resident set. The
-// peak is the program's own reading when it gives one: rusage's includes
-// the runner's, which a vforked child starts with.
+// Usage is what was measured of a whole run: wall time from start to exit
+// and CPU time (user + system), from the operating system, and the peak
+// resident set the program read of itself (0: none given).
 type Usage struct {
 	Wall     time.Duration
 	CPU      time.Duration
@@ -124,7 +135,7 @@ type Usage struct {
 // addresses read from emails, the HMAC secret given in JWT_SECRET.
 func (l Language) Bench(ctx context.Context, lib, emails string, n, threads int, secret string) (Output, Usage, error) {
 	var stdout, stderr bytes.Buffer
-	cmd := exec.CommandContext(ctx, "bash", filepath.Join(l.Dir, "run.sh"), lib, "bench",
+	cmd := command(ctx, filepath.Join(l.Dir, "run.sh"), lib, "bench",
 		"--emails", emails, "--n", strconv.Itoa(n), "--threads", strconv.Itoa(threads))
 	cmd.Env = append(os.Environ(), "JWT_SECRET="+secret)
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -133,9 +144,6 @@ func (l Language) Bench(ctx context.Context, lib, emails string, n, threads int,
 	u := Usage{Wall: time.Since(start)}
 	if st := cmd.ProcessState; st != nil {
 		u.CPU = st.UserTime() + st.SystemTime()
-		if ru, ok := st.SysUsage().(*syscall.Rusage); ok {
-			u.PeakRSSK = ru.Maxrss
-		}
 	}
 	if err != nil {
 		return Output{}, u, fmt.Errorf("%s/%s: %w: %s", l.Name, lib, err, tail(strings.TrimSpace(stderr.String()), 2000))
@@ -145,11 +153,11 @@ func (l Language) Bench(ctx context.Context, lib, emails string, n, threads int,
 	if err := json.Unmarshal(line, &out); err != nil {
 		return Output{}, u, fmt.Errorf("%s/%s: output %q: %w", l.Name, lib, tail(string(line), 300), err)
 	}
-	if out.PeakRSSKiB > 0 {
-		u.PeakRSSK = out.PeakRSSKiB
-	}
-	if out.N != n || out.Threads != threads || out.ElapsedNs <= 0 {
-		return Output{}, u, fmt.Errorf("%s/%s: output %q does not match the run (n %d, threads %d)", l.Name, lib, line, n, threads)
+	// The program's own reading, or none: rusage's maximum would include
+	// the runner's, which a vforked child starts with.
+	u.PeakRSSK = out.PeakRSSKiB
+	if out.Lang != l.Name || out.Lib != lib || out.N != n || out.Threads != threads || out.ElapsedNs <= 0 {
+		return Output{}, u, fmt.Errorf("%s/%s: output %q does not match the run (lang %s, lib %s, n %d, threads %d)", l.Name, lib, line, l.Name, lib, n, threads)
 	}
 	return out, u, nil
 }
@@ -162,7 +170,7 @@ func (l Language) Interop(ctx context.Context, lib string, req, resp any) error 
 		return err
 	}
 	var stdout, stderr bytes.Buffer
-	cmd := exec.CommandContext(ctx, "bash", filepath.Join(l.Dir, "run.sh"), lib, "interop")
+	cmd := command(ctx, filepath.Join(l.Dir, "run.sh"), lib, "interop")
 	cmd.Stdin = bytes.NewReader(body)
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {

@@ -11,28 +11,30 @@ import (
 // count over the rounds of a run, in DESIGN.md §6's fields (suite "xlang",
 // format JWT, alg HS256, op "sign+verify") and the scenario's own.
 type Record struct {
-	Suite      string  `json:"suite"`
-	Format     string  `json:"format"`
-	Alg        string  `json:"alg"`
-	Op         string  `json:"op"`
-	Lib        string  `json:"lib"`
-	Lang       string  `json:"lang"`
-	Threads    int     `json:"threads"`
-	NsPerOp    float64 `json:"ns_per_op,omitempty"` // 1e9 / ops_per_s: wall time per JWT with all workers busy
-	OpsPerS    float64 `json:"ops_per_s,omitempty"` // median over the rounds
-	MinOpsPerS float64 `json:"ops_per_s_min,omitempty"`
-	MaxOpsPerS float64 `json:"ops_per_s_max,omitempty"`
-	Runs       int     `json:"runs,omitempty"`
-	N          int     `json:"n,omitempty"`      // iterations per run
-	Scaled     bool    `json:"scaled,omitempty"` // ran a fraction of the scenario's N; ops_per_s is a rate either way
-	WallS      float64 `json:"wall_s,omitempty"` // median, the whole process: start-up, reading the list, warm-up, loop
-	CPUS       float64 `json:"cpu_s,omitempty"`  // median, user + system
-	PeakRSSMiB float64 `json:"peak_rss_mib,omitempty"`
-	LibVersion string  `json:"lib_version,omitempty"`
-	Runtime    string  `json:"runtime,omitempty"`
-	Threading  string  `json:"threading,omitempty"` // Java: virtual or platform threads
-	Error      string  `json:"error,omitempty"`     // the run failed
-	Skipped    string  `json:"skipped,omitempty"`   // not run, and why (a missing toolchain)
+	Suite      string    `json:"suite"`
+	Format     string    `json:"format"`
+	Alg        string    `json:"alg"`
+	Op         string    `json:"op"`
+	Lib        string    `json:"lib"`
+	Lang       string    `json:"lang"`
+	Threads    int       `json:"threads"`
+	NsPerOp    float64   `json:"ns_per_op,omitempty"` // 1e9 / ops_per_s: wall time per JWT with all workers busy
+	OpsPerS    float64   `json:"ops_per_s,omitempty"` // median over the rounds
+	MinOpsPerS float64   `json:"ops_per_s_min,omitempty"`
+	MaxOpsPerS float64   `json:"ops_per_s_max,omitempty"`
+	Rounds     []float64 `json:"ops_per_s_rounds,omitempty"` // each round's rate, in round order (rounds are interleaved: index i of two records ran in the same round)
+	Runs       int       `json:"runs,omitempty"`
+	N          int       `json:"n,omitempty"`      // iterations per run
+	Scaled     bool      `json:"scaled,omitempty"` // ran a fraction of the scenario's N; ops_per_s is a rate either way
+	WallS      float64   `json:"wall_s,omitempty"` // median, the whole process: start-up, reading the list, warm-up, loop
+	CPUS       float64   `json:"cpu_s,omitempty"`  // median, user + system
+	PeakRSSMiB float64   `json:"peak_rss_mib,omitempty"`
+	LibVersion string    `json:"lib_version,omitempty"`
+	Runtime    string    `json:"runtime,omitempty"`
+	Threading  string    `json:"threading,omitempty"` // Java: virtual or platform threads
+	Error      string    `json:"error,omitempty"`     // the run failed
+	Skipped    string    `json:"skipped,omitempty"`   // not run, and why (a missing toolchain)
+	Run        string    `json:"run,omitempty"`       // when and from which commit the run was made
 }
 
 // Run is one measured run of a library.
@@ -55,6 +57,9 @@ func Summarize(lang, lib string, threads, n int, scaled bool, runs []Run) Record
 		walls = append(walls, r.Usage.Wall.Seconds())
 		cpus = append(cpus, r.Usage.CPU.Seconds())
 		rss = append(rss, float64(r.Usage.PeakRSSK)/1024)
+	}
+	for _, r := range rates {
+		rec.Rounds = append(rec.Rounds, round(r, 0))
 	}
 	rec.OpsPerS = round(median(rates), 0)
 	rec.MinOpsPerS, rec.MaxOpsPerS = round(slices.Min(rates), 0), round(slices.Max(rates), 0)

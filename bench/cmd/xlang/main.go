@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"runtime"
@@ -95,6 +96,15 @@ func run(ctx context.Context, args []string, log io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if *only != "" {
+		for _, name := range strings.Split(*only, ",") {
+			if !slices.ContainsFunc(langs, func(l xlang.Language) bool { return l.Name == name }) {
+				return fmt.Errorf("--langs: no language %q in %s", name, *root)
+			}
+		}
+	}
+	runInfo := fmt.Sprintf("%s, commit %s, %d cores, N = %d, %d rounds", started.UTC().Format("2006-01-02 15:04 MST"), commit(), runtime.NumCPU(), *n, *rounds)
+	var buildFailures []string
 	var recs []xlang.Record
 	var vs []*variant
 	for _, l := range langs {
@@ -113,10 +123,16 @@ func run(ctx context.Context, args []string, log io.Writer) error {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			fmt.Fprintf(log, "xlang: %s skipped: %v\n", l.Name, err)
+			missing := errors.Is(err, xlang.ErrMissingToolchain)
+			if missing {
+				fmt.Fprintf(log, "xlang: %s skipped: %v\n", l.Name, err)
+			} else {
+				fmt.Fprintf(log, "xlang: %s build FAILED (see build-%s.log): %v\n", l.Name, l.Name, err)
+				buildFailures = append(buildFailures, l.Name)
+			}
 			for _, lib := range l.Libs {
-				rec := xlang.Record{Suite: "xlang", Format: "JWT", Alg: "HS256", Op: "sign+verify", Lang: l.Name, Lib: lib}
-				if errors.Is(err, xlang.ErrMissingToolchain) {
+				rec := xlang.Record{Suite: "xlang", Format: "JWT", Alg: "HS256", Op: "sign+verify", Lang: l.Name, Lib: lib, Run: runInfo}
+				if missing {
 					rec.Skipped = err.Error()
 				} else {
 					rec.Error = "build failed (see build-" + l.Name + ".log): " + firstLine(err.Error())
@@ -171,7 +187,7 @@ func run(ctx context.Context, args []string, log io.Writer) error {
 
 	for _, v := range vs {
 		rec := xlang.Summarize(v.lang.Name, v.lib, v.threads, v.n, v.scaled, v.runs)
-		rec.Error = v.failed
+		rec.Error, rec.Run = v.failed, runInfo
 		recs = append(recs, rec)
 	}
 	if err := xlang.WriteResults(filepath.Join(*out, "results.json"), recs); err != nil {
@@ -183,18 +199,34 @@ func run(ctx context.Context, args []string, log io.Writer) error {
 	} else if ok {
 		png, svg = "xlang.png", "xlang.svg"
 	}
-	md := "# signet cross-language run\n\n" + fmt.Sprintf("%s, %d cores, %s.\n\n", time.Now().UTC().Format("2006-01-02 15:04 MST"), runtime.NumCPU(), runtime.GOOS+"/"+runtime.GOARCH) + xlang.Markdown(recs, png, svg)
+	md := "# signet cross-language run\n\n" + xlang.Markdown(recs, png, svg)
 	if err := os.WriteFile(filepath.Join(*out, "XLANG.md"), []byte(md), 0o644); err != nil {
 		return err
 	}
 	fmt.Fprint(log, xlang.TargetLines(recs))
 	fmt.Fprintf(log, "xlang: wrote %s in %v\n", filepath.Join(*out, "XLANG.md"), time.Since(started).Round(time.Second))
+	var failed []string
 	for _, v := range vs {
 		if v.failed != "" {
-			return fmt.Errorf("%v failed: %s", v, v.failed)
+			failed = append(failed, fmt.Sprintf("%v: %s", v, v.failed))
 		}
 	}
+	for _, name := range buildFailures {
+		failed = append(failed, name+": the build failed")
+	}
+	if len(failed) > 0 {
+		return fmt.Errorf("failed: %s", strings.Join(failed, "; "))
+	}
 	return nil
+}
+
+// commit names the checkout measured ("unknown" outside git).
+func commit() string {
+	out, err := exec.Command("git", "describe", "--always", "--dirty").Output()
+	if err != nil {
+		return "unknown"
+	}
+	return strings.TrimSpace(string(out))
 }
 
 func firstLine(s string) string {
