@@ -1,6 +1,7 @@
 package jwt
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -189,11 +190,22 @@ const (
 // validating the whole object strictly (no duplicate names at any depth).
 // Strings are substrings of payload.
 func decodeClaims(payload string, c *Claims) (has uint8, err error) {
+	has, _, err = readClaims(payload, c, false)
+	return has, err
+}
+
+// readClaims is decodeClaims; with fold, a payload that leaves the plain
+// shape is also held to the fold rule (jsonx.NewMembersFold), and folded
+// says so.
+func readClaims(payload string, c *Claims, fold bool) (has uint8, folded bool, err error) {
 	if has, ok := decodeClaimsFast(payload, c); ok {
-		return has, nil
+		return has, false, nil
 	}
 	*c = Claims{}
 	m := jsonx.NewMembers(payload)
+	if fold {
+		m = jsonx.NewMembersFold(payload)
+	}
 	for m.Next(payload) {
 		name := m.Name(payload)
 		if len(name) != 3 {
@@ -220,16 +232,19 @@ func decodeClaims(payload string, c *Claims) (has uint8, err error) {
 			c.IssuedAt, ok = claimDate(&m, payload)
 		}
 		if !ok {
-			return 0, claimTypeError(name)
+			return 0, false, claimTypeError(name)
 		}
 		if err != nil {
-			return 0, err
+			return 0, false, err
 		}
 	}
 	if err := m.Err(); err != nil {
-		return 0, fmt.Errorf("%w: claims: %v", signet.ErrMalformed, err)
+		if fold && errors.Is(err, jsonx.ErrDuplicate) {
+			return 0, false, fmt.Errorf("%w: claims: member names repeated or differing only in case", signet.ErrMalformed)
+		}
+		return 0, false, fmt.Errorf("%w: claims: %v", signet.ErrMalformed, err)
 	}
-	return has, nil
+	return has, fold, nil
 }
 
 func claimDate(m *jsonx.Members, payload string) (NumericDate, bool) {

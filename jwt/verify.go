@@ -29,7 +29,8 @@ func Verify[T any](keys signet.Keys, token string, p Policy) (T, error) {
 		return out, err
 	}
 	var c Claims
-	has, err := decodeClaims(payload, &c)
+	_, isClaims := any(&out).(*Claims)
+	has, folded, err := readClaims(payload, &c, !isClaims && claimsjson.Folds[T, Map]())
 	if err != nil {
 		return out, err
 	}
@@ -40,14 +41,14 @@ func Verify[T any](keys signet.Keys, token string, p Policy) (T, error) {
 		*o = c
 		return out, nil
 	}
-	return decodeInto[T](payload, &c)
+	return decodeInto[T](payload, &c, folded)
 }
 
 // decodeInto decodes a verified payload into a new T with encoding/json.
 // When T embeds Claims, those are set to the validated ones, so that what
 // the caller reads is what was checked.
-func decodeInto[T any](payload string, c *Claims) (T, error) {
-	out, err := claimsjson.Into[T, Map](payload, split)
+func decodeInto[T any](payload string, c *Claims, folded bool) (T, error) {
+	out, err := claimsjson.Into[T, Map](payload, split, folded)
 	if err != nil {
 		return out, err
 	}

@@ -1,6 +1,7 @@
 package paseto
 
 import (
+	"errors"
 	"fmt"
 	"reflect"
 	"strings"
@@ -98,11 +99,22 @@ func (c *Claims) normalize() {
 // JSON object without repeated member names at any depth (PASETO requires
 // unique keys). Strings are views of payload.
 func decodeClaims(payload string, c *Claims) (has uint8, err error) {
+	has, _, err = readClaims(payload, c, false)
+	return has, err
+}
+
+// readClaims is decodeClaims; with fold, a payload that leaves the plain
+// shape is also held to the fold rule (jsonx.NewMembersFold), and folded
+// says so.
+func readClaims(payload string, c *Claims, fold bool) (has uint8, folded bool, err error) {
 	if has, ok := decodeClaimsFast(payload, c); ok {
-		return has, nil
+		return has, false, nil
 	}
 	*c = Claims{}
 	m := jsonx.NewMembers(payload)
+	if fold {
+		m = jsonx.NewMembersFold(payload)
+	}
 	for m.Next(payload) {
 		name := m.Name(payload)
 		if len(name) != 3 {
@@ -129,13 +141,16 @@ func decodeClaims(payload string, c *Claims) (has uint8, err error) {
 			c.IssuedAt, ok = claimTime(&m, payload)
 		}
 		if !ok {
-			return 0, claimTypeError(name)
+			return 0, false, claimTypeError(name)
 		}
 	}
 	if err := m.Err(); err != nil {
-		return 0, fmt.Errorf("%w: payload: %v", signet.ErrMalformed, err)
+		if fold && errors.Is(err, jsonx.ErrDuplicate) {
+			return 0, false, fmt.Errorf("%w: payload: member names repeated or differing only in case", signet.ErrMalformed)
+		}
+		return 0, false, fmt.Errorf("%w: payload: %v", signet.ErrMalformed, err)
 	}
-	return has, nil
+	return has, fold, nil
 }
 
 // decodeClaimsFast reads a payload of the plain shape (jsonx.Flat) in one
@@ -289,8 +304,8 @@ func within(p, base unsafe.Pointer, size uintptr) bool {
 
 // decodeInto gives the caller the verified claims as a T; when T embeds
 // Claims (or points to such a type), those are set to the validated ones.
-func decodeInto[T any](payload string, c *Claims) (T, error) {
-	out, err := claimsjson.Into[T, Map](payload, splitter)
+func decodeInto[T any](payload string, c *Claims, folded bool) (T, error) {
+	out, err := claimsjson.Into[T, Map](payload, splitter, folded)
 	if err != nil {
 		return out, err
 	}

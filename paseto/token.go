@@ -6,6 +6,7 @@ import (
 
 	"github.com/signet-go/signet"
 	"github.com/signet-go/signet/internal/b64"
+	"github.com/signet-go/signet/internal/claimsjson"
 	"github.com/signet-go/signet/internal/clip"
 	"github.com/signet-go/signet/internal/jsonx"
 )
@@ -153,7 +154,8 @@ func VerifyBytes(keys signet.Keys, token string, p Policy) ([]byte, error) {
 func claimsOf[T any](payload string, p *Policy) (T, error) {
 	var out T
 	var c Claims
-	has, err := decodeClaims(payload, &c)
+	_, isClaims := any(&out).(*Claims)
+	has, folded, err := readClaims(payload, &c, !isClaims && claimsjson.Folds[T, Map]())
 	if err != nil {
 		return out, err
 	}
@@ -164,7 +166,7 @@ func claimsOf[T any](payload string, p *Policy) (T, error) {
 		*o = c
 		return out, nil
 	}
-	return decodeInto[T](payload, &c)
+	return decodeInto[T](payload, &c, folded)
 }
 
 // Footer returns the footer of token without checking anything else: use

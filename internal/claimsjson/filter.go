@@ -2,10 +2,12 @@ package claimsjson
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"strings"
 	"sync"
 
+	"github.com/signet-go/signet"
 	"github.com/signet-go/signet/internal/jsonx"
 )
 
@@ -94,8 +96,9 @@ func (f *Filter) registered(name string) bool {
 }
 
 // Without returns the object payload (valid JSON) without its top-level
-// registered members, "{}" when nothing else is left.
-func (f *Filter) Without(payload string) string {
+// registered members, "{}" when nothing else is left: a new slice, the
+// caller's to hand to encoding/json.
+func (f *Filter) Without(payload string) []byte {
 	m := jsonx.NewMembers(payload)
 	var b []byte
 	n := 0
@@ -117,9 +120,20 @@ func (f *Filter) Without(payload string) string {
 		n++
 	}
 	if b == nil {
-		return "{}"
+		return []byte("{}")
 	}
-	return string(append(b, '}'))
+	return append(b, '}')
+}
+
+// Folds reports whether a payload decoded into T goes through encoding/json's
+// case-insensitive field matching (anything but the format's claims map M
+// and json.RawMessage): the claims scan may then apply the fold rule
+// (jsonx.NewMembersFold) and spare Into its pass.
+func Folds[T, M any]() bool {
+	var out T
+	_, asMap := any(&out).(*M)
+	_, raw := any(&out).(*json.RawMessage)
+	return !asMap && !raw
 }
 
 // Join appends to reg, a JSON object, the members of rest, another one.
@@ -140,19 +154,28 @@ func Join(reg, rest []byte) []byte {
 // claims f describes. When T embeds the registered claims, their members
 // are skipped (up to MaxSplit): the caller sets them to the validated
 // ones, as it must for every T that embeds them.
-func Into[T, M any](payload string, f *Filter) (T, error) {
+//
+// folded says the payload was already scanned with jsonx's fold rule
+// (NewMembersFold), so CheckFold's pass is not made again.
+func Into[T, M any](payload string, f *Filter, folded bool) (T, error) {
 	var out T
 	_, asMap := any(&out).(*M)
 	_, raw := any(&out).(*json.RawMessage)
-	text := payload
 	if !asMap && !raw && len(payload) <= MaxSplit && f.Can(reflect.TypeFor[T]()) {
-		if err := CheckFold(payload); err != nil {
-			var zero T
-			return zero, err
+		if !folded {
+			if err := CheckFold(payload); err != nil {
+				var zero T
+				return zero, err
+			}
 		}
-		text = f.Without(payload)
+		// Without's slice is a fresh copy: it goes to encoding/json as it is.
+		if err := json.Unmarshal(f.Without(payload), &out); err != nil {
+			var zero T
+			return zero, fmt.Errorf("%w: claims: %v", signet.ErrMalformed, err)
+		}
+		return out, nil
 	}
-	if err := Decode(text, &out, asMap, asMap || raw || text != payload); err != nil {
+	if err := Decode(payload, &out, asMap, asMap || raw || folded); err != nil {
 		var zero T
 		return zero, err
 	}

@@ -88,5 +88,14 @@ func FuzzValidFold(f *testing.F) {
 		if want := foldDuplicate(s); got != want {
 			t.Fatalf("%q: ValidFold duplicate %v, reference %v", s, got, want)
 		}
+		// NewMembersFold walking an object gives ValidFold's verdict.
+		if strings.HasPrefix(strings.TrimLeft(s, " \t\r\n"), "{") {
+			m := NewMembersFold(s)
+			for m.Next(s) {
+			}
+			if walked := errors.Is(m.Err(), ErrDuplicate); walked != got {
+				t.Fatalf("%q: NewMembersFold duplicate %v, ValidFold %v", s, walked, got)
+			}
+		}
 	})
 }

@@ -87,6 +87,16 @@ func NewMembers(s string) Members {
 	return m
 }
 
+// NewMembersFold is NewMembers that also refuses, at any depth, member
+// names that differ only in case (ValidFold's rule), so that a payload
+// bound for encoding/json's case-insensitive field matching needs no
+// second pass.
+func NewMembersFold(s string) Members {
+	m := NewMembers(s)
+	m.p.fold = true
+	return m
+}
+
 // Next advances to the next member; it returns false at the end of the
 // object or on error.
 func (m *Members) Next(s string) bool {
