@@ -97,3 +97,18 @@ func TestReport(t *testing.T) {
 		}
 	}
 }
+
+// pairedRatio compares round with round: a machine slowing down between
+// rounds moves both sides of a pair alike and not the ratio.
+func TestPairedRatio(t *testing.T) {
+	a := &measurement{ns: []float64{100, 200, 400}}
+	b := &measurement{ns: []float64{110, 220, 440}}
+	if r := pairedRatio(a, b); r < 0.9090 || r > 0.9092 {
+		t.Fatalf("paired ratio %v, want 1/1.1", r)
+	}
+	// Unmatched rounds: the ratio of the medians.
+	c := &measurement{ns: []float64{300}}
+	if r := pairedRatio(a, c); r != 200.0/300 {
+		t.Fatalf("unmatched ratio %v", r)
+	}
+}

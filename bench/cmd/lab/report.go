@@ -180,9 +180,12 @@ func (r *report) writeMarkdown(path string, charts []chart) error {
 Every library works through a small adapter (bench/lab) and signs and
 verifies the same claims with the same keys. Each case runs in %d rounds
 of %v; rounds are interleaved within a group (signet, each peer and the
-floor, then again, A B C … A B C …) so that a slow spell of this shared
-machine falls on all of them alike, and the table shows the **median** of
-the rounds. The **floor** is the raw primitive on input of the same size
+floor, then again, each round rotated by one: A B C, B C A, …) so that a
+slow spell of this shared machine falls on all of them alike, and the
+table shows the **median** of the rounds. Targets and the fastest-row
+count compare signet with a peer **round by round**: the median of the
+ratios of their runs in the same round, seconds apart (a ratio of medians
+would pair runs minutes apart). The **floor** is the raw primitive on input of the same size
 (JWT: the signing input of the same token, HMAC on a reused keyed state;
 PASETO: the spec's mandatory cryptography; RFC 9421: the primitive over a
 signature base of the same length, HMAC made per message as in the

@@ -58,21 +58,22 @@ func (r *report) floorRatio(m *measurement) float64 {
 // record is one line of results.json (DESIGN.md §6); size and threads
 // say which payload class and GOMAXPROCS a record is for.
 type record struct {
-	Suite       string  `json:"suite"`
-	Format      string  `json:"format"`
-	Alg         string  `json:"alg"`
-	Op          string  `json:"op"`
-	Lib         string  `json:"lib"`
-	Lang        string  `json:"lang"`
-	Size        string  `json:"size,omitempty"`
-	Threads     int     `json:"threads,omitempty"`
-	NsPerOp     float64 `json:"ns_per_op,omitempty"`
-	BytesPerOp  *int64  `json:"bytes_per_op,omitempty"`
-	AllocsPerOp *int64  `json:"allocs_per_op,omitempty"`
-	OpsPerS     float64 `json:"ops_per_s,omitempty"`
-	Runs        int     `json:"runs,omitempty"`
-	FloorRatio  float64 `json:"floor_ratio,omitempty"`
-	Error       string  `json:"error,omitempty"`
+	Suite       string    `json:"suite"`
+	Format      string    `json:"format"`
+	Alg         string    `json:"alg"`
+	Op          string    `json:"op"`
+	Lib         string    `json:"lib"`
+	Lang        string    `json:"lang"`
+	Size        string    `json:"size,omitempty"`
+	Threads     int       `json:"threads,omitempty"`
+	NsPerOp     float64   `json:"ns_per_op,omitempty"`
+	BytesPerOp  *int64    `json:"bytes_per_op,omitempty"`
+	AllocsPerOp *int64    `json:"allocs_per_op,omitempty"`
+	OpsPerS     float64   `json:"ops_per_s,omitempty"`
+	Runs        int       `json:"runs,omitempty"`
+	FloorRatio  float64   `json:"floor_ratio,omitempty"`
+	RoundsNs    []float64 `json:"ns_per_op_rounds,omitempty"` // each round's ns/op, in round order
+	Error       string    `json:"error,omitempty"`
 }
 
 func (r *report) records() []record {
@@ -95,6 +96,9 @@ func (r *report) records() []record {
 		}
 		if m.c.Lib != "floor" {
 			rec.FloorRatio = round(r.floorRatio(m), 3)
+		}
+		for _, ns := range m.ns {
+			rec.RoundsNs = append(rec.RoundsNs, round(ns, 1))
 		}
 		out = append(out, rec)
 	}

@@ -43,8 +43,10 @@ func groupKey(c lab.Case, procs int) string {
 }
 
 // runner runs cases interleaved: round 1 runs every case of a group once,
-// round 2 again, and so on (A B C … A B C …), so that a slow spell of the
-// machine falls on every library alike; medians over rounds are reported.
+// round 2 again, and so on (A B C … B C A …, each round rotated by one),
+// so that a slow spell of the machine falls on every library alike;
+// medians over rounds are reported, and signet is compared with a peer
+// round by round (pairedRatio).
 type runner struct {
 	rounds    int
 	benchtime time.Duration
@@ -82,9 +84,11 @@ func (r *runner) run(cases []lab.Case) []*measurement {
 	r.total = len(ms) * r.rounds
 	r.start = time.Now()
 	for _, g := range groups {
-		for range r.rounds {
-			for _, m := range g {
-				r.one(m)
+		for round := range r.rounds {
+			// Each round starts one case further on (A B C, B C A, …), so
+			// that no library always runs first after another group.
+			for i := range g {
+				r.one(g[(i+round)%len(g)])
 			}
 		}
 	}

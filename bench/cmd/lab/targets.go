@@ -9,14 +9,31 @@ import (
 )
 
 // speedup is how many times faster signet is than lib on one case (0 when
-// either is missing).
+// either is missing): the paired ratio of their rounds.
 func (r *report) speedup(format, alg, size, op, lib string) float64 {
 	s := r.find(format, alg, size, op, "signet", false, 1)
 	p := r.find(format, alg, size, op, lib, false, 1)
 	if s == nil || p == nil || s.median() == 0 {
 		return 0
 	}
-	return p.median() / s.median()
+	return pairedRatio(p, s)
+}
+
+// pairedRatio is a's time over b's: the median, over the rounds, of the
+// ratio of a's and b's runs of the same round. The rounds of a group run
+// back to back (A B C, A B C …), so the two runs of a pair are seconds
+// apart and a slow spell of the machine between rounds cancels out, which
+// a ratio of medians taken from different rounds would not do. Without
+// matching rounds it is the ratio of the medians.
+func pairedRatio(a, b *measurement) float64 {
+	if len(a.ns) != len(b.ns) || len(a.ns) == 0 {
+		return a.median() / b.median()
+	}
+	ratios := make([]float64, len(a.ns))
+	for i := range a.ns {
+		ratios[i] = a.ns[i] / b.ns[i]
+	}
+	return median(ratios)
 }
 
 // fastestPeer returns the fastest peer of a case and signet's speedup over
@@ -79,7 +96,8 @@ func (r *report) writeTargets(b *strings.Builder) {
 	}
 	// A row where signet is within tieBand of the fastest peer is a tie:
 	// on public-key rows the primitive is nearly all of the cost, and this
-	// machine's noise between rounds is of that order.
+	// machine's noise between rounds is of that order. signet and a peer
+	// are compared by their paired ratio (pairedRatio).
 	const tieBand = 1.03
 	rows, fastest, tied, leaner := 0, 0, 0, 0
 	var slower, ties, heavier []string
@@ -95,10 +113,11 @@ func (r *report) writeTargets(b *strings.Builder) {
 		rows++
 		isFastest, isTie, isLeaner := true, true, true
 		for _, p := range peers {
-			if p.median() <= m.median() {
+			ratio := pairedRatio(m, p) // signet's time over the peer's
+			if ratio >= 1 {
 				isFastest = false
 			}
-			if p.median()*tieBand < m.median() {
+			if ratio > tieBand {
 				isTie = false
 			}
 			if p.bytes <= m.bytes && m.bytes > 0 {
