@@ -66,7 +66,9 @@ func ParsePEM(data []byte, alg Algorithm) (*Key, error) {
 	}
 	var info pkcs8Info
 	if block.Type == "PRIVATE KEY" {
-		info = readPKCS8(block.Bytes)
+		if info = readPKCS8(block.Bytes); !info.ok {
+			return nil, fmt.Errorf("%w: PRIVATE KEY: not a PKCS #8 structure (or bytes after it)", ErrMalformed)
+		}
 	}
 	material, err := parsePEMBlock(block, info)
 	if err != nil {
@@ -272,27 +274,33 @@ func unsupportedDER(typ string, der []byte) bool {
 }
 
 // pkcs8Info is the envelope of a PKCS #8 private key: the algorithm's
-// OID (nil when der is not one) and the key inside.
+// OID and the key inside; ok is false when der is not one.
 type pkcs8Info struct {
+	ok   bool
 	algo asn1.ObjectIdentifier
 	key  []byte
 }
 
 // readPKCS8 reads PrivateKeyInfo ::= SEQUENCE { version, algorithm
-// AlgorithmIdentifier, privateKey OCTET STRING, ... } without reflection;
-// anything else gives the zero pkcs8Info, left to crypto/x509 to refuse.
+// AlgorithmIdentifier, privateKey OCTET STRING, ... } without reflection.
+// Bytes after the SEQUENCE, or algorithm parameters that are not one
+// well-formed element, make it not one: crypto/x509 would ignore what
+// follows, and the checks made on info (the RSA bounds among them) must
+// see the key x509 will parse.
 func readPKCS8(der []byte) pkcs8Info {
 	in := cryptobyte.String(der)
-	var seq, algo, key cryptobyte.String
+	var seq, algo, key, params cryptobyte.String
 	var version int64
 	var oid asn1.ObjectIdentifier
+	var tag cbasn1.Tag
 	if !in.ReadASN1(&seq, cbasn1.SEQUENCE) || !in.Empty() ||
 		!seq.ReadASN1Integer(&version) ||
 		!seq.ReadASN1(&algo, cbasn1.SEQUENCE) || !algo.ReadASN1ObjectIdentifier(&oid) ||
+		!algo.Empty() && (!algo.ReadAnyASN1Element(&params, &tag) || !algo.Empty()) ||
 		!seq.ReadASN1(&key, cbasn1.OCTET_STRING) {
 		return pkcs8Info{}
 	}
-	return pkcs8Info{algo: oid, key: key}
+	return pkcs8Info{ok: true, algo: oid, key: key}
 }
 
 func knownCurve(oid asn1.ObjectIdentifier) bool {

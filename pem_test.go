@@ -19,6 +19,9 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/crypto/cryptobyte"
+	cbasn1 "golang.org/x/crypto/cryptobyte/asn1"
+
 	"github.com/signet-go/signet"
 )
 
@@ -373,5 +376,62 @@ func TestPEMDerivesPublicHalf(t *testing.T) {
 	}
 	if err := pub.Verify([]byte("msg"), sig); err != nil {
 		t.Fatalf("signature of the parsed key: %v", err)
+	}
+}
+
+// A PKCS #8 RSA key with an oversized odd prime and no CRT values costs
+// crypto/x509 minutes to validate; the bound must hold whatever follows the
+// envelope (crypto/x509 ignores trailing bytes), and malformed algorithm
+// parameters are refused as before.
+func TestPEMEnvelopeStrict(t *testing.T) {
+	k, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hugeP := new(big.Int).Add(new(big.Int).Lsh(big.NewInt(1), 8*1000), big.NewInt(1))
+	inner, err := asn1.Marshal(struct {
+		Version int
+		N       *big.Int
+		E       int
+		D, P, Q *big.Int
+	}{0, k.N, k.E, k.D, hugeP, k.Primes[1]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	envelope := func(oid asn1.ObjectIdentifier, params []byte, key []byte) []byte {
+		var b cryptobyte.Builder
+		b.AddASN1(cbasn1.SEQUENCE, func(b *cryptobyte.Builder) {
+			b.AddASN1Int64(0)
+			b.AddASN1(cbasn1.SEQUENCE, func(b *cryptobyte.Builder) {
+				b.AddASN1ObjectIdentifier(oid)
+				b.AddBytes(params)
+			})
+			b.AddASN1OctetString(key)
+		})
+		return b.BytesOrPanic()
+	}
+	rsaOID := asn1.ObjectIdentifier{1, 2, 840, 113549, 1, 1, 1}
+	pssOID := asn1.ObjectIdentifier{1, 2, 840, 113549, 1, 1, 10}
+	huge := envelope(rsaOID, []byte{5, 0}, inner)
+	good := envelope(pssOID, nil, x509.MarshalPKCS1PrivateKey(k))
+	for _, c := range []struct {
+		name string
+		der  []byte
+		alg  signet.Algorithm
+		want error
+	}{
+		{"huge prime", huge, signet.RS256, signet.ErrWeakKey},
+		{"huge prime, a byte after the envelope", append(append([]byte(nil), huge...), 0), signet.RS256, signet.ErrMalformed},
+		{"PSS key, garbage parameters", envelope(pssOID, []byte{0xff}, x509.MarshalPKCS1PrivateKey(k)), signet.RSAPSSSHA512, signet.ErrMalformed},
+		{"PSS key, truncated parameters", envelope(pssOID, []byte{0x30, 0x05, 0x01}, x509.MarshalPKCS1PrivateKey(k)), signet.RSAPSSSHA512, signet.ErrMalformed},
+		{"PSS key, a byte after the envelope", append(append([]byte(nil), good...), 0), signet.RSAPSSSHA512, signet.ErrMalformed},
+	} {
+		_, err := signet.ParsePEM(pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: c.der}), c.alg)
+		if !errors.Is(err, c.want) {
+			t.Errorf("%s: %v, want %v", c.name, err, c.want)
+		}
+	}
+	if _, err := signet.ParsePEM(pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: good}), signet.RSAPSSSHA512); err != nil {
+		t.Fatalf("a well-formed PSS key: %v", err)
 	}
 }

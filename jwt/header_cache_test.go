@@ -85,3 +85,49 @@ func signWithHeader(t *testing.T, k *signet.Key, header, payload string) string 
 	}
 	return input + "." + enc.EncodeToString(sig)
 }
+
+// TestKnownHeaderEdges: a key ID that is not valid UTF-8 (its header
+// carries U+FFFD) never takes the shortcut, so a single Key and a KeySet
+// agree; keys made by WithKeyID, verified in turn, do not rebuild the
+// cached header on every call: refusing a forgery still allocates nothing.
+func TestKnownHeaderEdges(t *testing.T) {
+	base, _ := signet.GenerateKey(signet.HS256)
+	odd := base.WithKeyID("a\xffb")
+	tok, err := Sign(odd, Claims{Subject: "s", ExpiresAt: 4102444800})
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := signet.NewKeySet(odd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, errKey := VerifyBytes(odd, tok, Policy{})
+	_, _, errSet := VerifyBytes(set, tok, Policy{})
+	if (errKey == nil) != (errSet == nil) {
+		t.Fatalf("single key: %v; key set: %v", errKey, errSet)
+	}
+
+	a, b := base.WithKeyID("a"), base.WithKeyID("b")
+	ta, _ := Sign(a, Claims{Subject: "a", ExpiresAt: 4102444800})
+	tb, _ := Sign(b, Claims{Subject: "b", ExpiresAt: 4102444800})
+	forge := func(tok string) string { return tok[:len(tok)-2] + "AA" }
+	fa, fb := forge(ta), forge(tb)
+	if allocs := testing.AllocsPerRun(100, func() {
+		VerifyBytes(a, fa, Policy{})
+		VerifyBytes(b, fb, Policy{})
+	}); allocs != 0 {
+		t.Fatalf("refusing forgeries with keys taking turns: %v allocations", allocs)
+	}
+	for _, c := range []struct {
+		k   *signet.Key
+		tok string
+		kid string
+	}{{a, ta, "a"}, {b, tb, "b"}, {a, ta, "a"}} {
+		if _, h, err := VerifyBytes(c.k, c.tok, Policy{}); err != nil || h.KeyID != c.kid {
+			t.Fatalf("kid %s: %+v %v", c.kid, h, err)
+		}
+	}
+	if _, _, err := VerifyBytes(a, tb, Policy{}); err == nil {
+		t.Fatal("a token naming kid b verified with the key of kid a")
+	}
+}

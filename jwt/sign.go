@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 	"sync/atomic"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/signet-go/signet"
@@ -61,6 +62,9 @@ type headerID struct{}
 type headerEntry struct {
 	kid string
 	b64 []byte
+	// exact: parsing b64 gives back kid (false when kid is not valid
+	// UTF-8, which the header writes as U+FFFD).
+	exact bool
 }
 
 // cachedHeader returns the base64url of {"alg":…,"kid":…,"typ":"JWT"}
@@ -71,10 +75,32 @@ func cachedHeader(key *signet.Key) []byte {
 	if e := p.Load(); e != nil && e.kid == kid {
 		return e.b64
 	}
+	return storeHeader(p, key, kid).b64
+}
+
+func storeHeader(p *atomic.Pointer[headerEntry], key *signet.Key, kid string) *headerEntry {
 	var hb [128]byte
-	e := &headerEntry{kid: kid, b64: b64.AppendEncode(nil, appendHeader(hb[:0], key.Algorithm(), kid, "JWT"))}
+	e := &headerEntry{kid: kid, b64: b64.AppendEncode(nil, appendHeader(hb[:0], key.Algorithm(), kid, "JWT")), exact: utf8.ValidString(kid)}
 	p.Store(e)
-	return e.b64
+	return e
+}
+
+// knownHeader returns the encoded header key's Sign writes, for verify to
+// recognise it without parsing: only when parsing it gives back the key's
+// ID, and without replacing an entry made for another key ID (keys made
+// by WithKeyID share the cache; verifying with them in turn must not
+// rebuild it on every call).
+func knownHeader(key *signet.Key) ([]byte, bool) {
+	p := key.Cache(headerID{}, func(*signet.Key) any { return new(atomic.Pointer[headerEntry]) }).(*atomic.Pointer[headerEntry])
+	kid := key.KeyID()
+	e := p.Load()
+	if e == nil {
+		e = storeHeader(p, key, kid)
+	}
+	if e.kid != kid || !e.exact {
+		return nil, false
+	}
+	return e.b64, true
 }
 
 func signClaims(key *signet.Key, c *Claims) (string, error) {
