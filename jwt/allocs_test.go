@@ -42,3 +42,21 @@ func TestAllocations(t *testing.T) {
 		}
 	}
 }
+
+// TestAllocationsKeysTakingTurns: keys made by WithKeyID share a cached
+// header; verifying with them in turn does not rebuild it on every call,
+// so refusing a forgery still allocates nothing.
+func TestAllocationsKeysTakingTurns(t *testing.T) {
+	base := mustKey(t, signet.HS256)
+	a, b := base.WithKeyID("a"), base.WithKeyID("b")
+	ta, _ := jwt.Sign(a, jwt.Claims{Subject: "a", ExpiresAt: 4102444800})
+	tb, _ := jwt.Sign(b, jwt.Claims{Subject: "b", ExpiresAt: 4102444800})
+	forge := func(tok string) string { return tok[:len(tok)-2] + "AA" }
+	fa, fb := forge(ta), forge(tb)
+	if allocs := testing.AllocsPerRun(100, func() {
+		jwt.VerifyBytes(a, fa, jwt.Policy{})
+		jwt.VerifyBytes(b, fb, jwt.Policy{})
+	}); allocs != 0 {
+		t.Fatalf("refusing forgeries with keys taking turns: %v allocations", allocs)
+	}
+}

@@ -88,8 +88,8 @@ func signWithHeader(t *testing.T, k *signet.Key, header, payload string) string 
 
 // TestKnownHeaderEdges: a key ID that is not valid UTF-8 (its header
 // carries U+FFFD) never takes the shortcut, so a single Key and a KeySet
-// agree; keys made by WithKeyID, verified in turn, do not rebuild the
-// cached header on every call: refusing a forgery still allocates nothing.
+// agree; keys made by WithKeyID, verified in turn, keep their own key IDs
+// (TestAllocationsKeysTakingTurns: without rebuilding the cached header).
 func TestKnownHeaderEdges(t *testing.T) {
 	base, _ := signet.GenerateKey(signet.HS256)
 	odd := base.WithKeyID("a\xffb")
@@ -110,14 +110,6 @@ func TestKnownHeaderEdges(t *testing.T) {
 	a, b := base.WithKeyID("a"), base.WithKeyID("b")
 	ta, _ := Sign(a, Claims{Subject: "a", ExpiresAt: 4102444800})
 	tb, _ := Sign(b, Claims{Subject: "b", ExpiresAt: 4102444800})
-	forge := func(tok string) string { return tok[:len(tok)-2] + "AA" }
-	fa, fb := forge(ta), forge(tb)
-	if allocs := testing.AllocsPerRun(100, func() {
-		VerifyBytes(a, fa, Policy{})
-		VerifyBytes(b, fb, Policy{})
-	}); allocs != 0 {
-		t.Fatalf("refusing forgeries with keys taking turns: %v allocations", allocs)
-	}
 	for _, c := range []struct {
 		k   *signet.Key
 		tok string
