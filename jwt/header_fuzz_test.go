@@ -9,7 +9,7 @@ import (
 
 // FuzzHeaderRoundTrip: the header Sign writes always parses, and gives back
 // the key ID exactly when it is valid UTF-8 — what verify's shortcut for a
-// key's own header (knownHeader) relies on.
+// key's own header (isOwnHeader) relies on.
 func FuzzHeaderRoundTrip(f *testing.F) {
 	for _, s := range []string{"k", "a\"b", "\\", "\x00\x1f\x7f", "é", "\u2028", "a\xffb", "\xed\xa0\x80"} {
 		f.Add(s)

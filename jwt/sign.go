@@ -67,11 +67,15 @@ type headerEntry struct {
 	exact bool
 }
 
+// headerSlot is the key's cached header entry.
+func headerSlot(key *signet.Key) *atomic.Pointer[headerEntry] {
+	return key.Cache(headerID{}, func(*signet.Key) any { return new(atomic.Pointer[headerEntry]) }).(*atomic.Pointer[headerEntry])
+}
+
 // cachedHeader returns the base64url of {"alg":…,"kid":…,"typ":"JWT"}
 // for key, made once per key and key ID.
 func cachedHeader(key *signet.Key) []byte {
-	p := key.Cache(headerID{}, func(*signet.Key) any { return new(atomic.Pointer[headerEntry]) }).(*atomic.Pointer[headerEntry])
-	kid := key.KeyID()
+	p, kid := headerSlot(key), key.KeyID()
 	if e := p.Load(); e != nil && e.kid == kid {
 		return e.b64
 	}
@@ -85,22 +89,18 @@ func storeHeader(p *atomic.Pointer[headerEntry], key *signet.Key, kid string) *h
 	return e
 }
 
-// knownHeader returns the encoded header key's Sign writes, for verify to
-// recognise it without parsing: only when parsing it gives back the key's
-// ID, and without replacing an entry made for another key ID (keys made
-// by WithKeyID share the cache; verifying with them in turn must not
-// rebuild it on every call).
-func knownHeader(key *signet.Key) ([]byte, bool) {
-	p := key.Cache(headerID{}, func(*signet.Key) any { return new(atomic.Pointer[headerEntry]) }).(*atomic.Pointer[headerEntry])
-	kid := key.KeyID()
+// isOwnHeader reports whether hs is byte for byte the encoded header key's
+// Sign writes, for verify to know it without parsing it: only when parsing
+// it gives back the key's ID, and without replacing an entry made for
+// another key ID (keys made by WithKeyID share the cache; verifying with
+// them in turn must not rebuild it on every call).
+func isOwnHeader(key *signet.Key, hs string) bool {
+	p, kid := headerSlot(key), key.KeyID()
 	e := p.Load()
 	if e == nil {
 		e = storeHeader(p, key, kid)
 	}
-	if e.kid != kid || !e.exact {
-		return nil, false
-	}
-	return e.b64, true
+	return e.kid == kid && e.exact && hs == string(e.b64)
 }
 
 func signClaims(key *signet.Key, c *Claims) (string, error) {

@@ -111,7 +111,7 @@ func verify(keys signet.Keys, token string, p *Policy) (Header, string, error) {
 	var h Header
 	var hbuf [256]byte
 	own := false // h's strings are the key's, not views of hbuf
-	if k, ok := keys.(*signet.Key); ok && k.Algorithm().IsJWS() && isKnownHeader(k, hs) {
+	if k, ok := keys.(*signet.Key); ok && k.Algorithm().IsJWS() && isOwnHeader(k, hs) {
 		// Byte for byte the header this key's Sign writes: what parsing it
 		// would give is known.
 		h, own = Header{Algorithm: k.Algorithm(), KeyID: k.KeyID(), Type: "JWT"}, true
@@ -170,12 +170,6 @@ func verify(keys signet.Keys, token string, p *Policy) (Header, string, error) {
 		out.KeyID, out.Type, out.ContentType = strings.Clone(h.KeyID), intern(h.Type), intern(h.ContentType)
 	}
 	return out, unsafe.String(unsafe.SliceData(pb), len(pb)), nil
-}
-
-// isKnownHeader reports whether hs is byte for byte the header key writes.
-func isKnownHeader(key *signet.Key, hs string) bool {
-	b, ok := knownHeader(key)
-	return ok && hs == string(b)
 }
 
 // selectKeys calls the concrete Select of signet's key types directly, so
