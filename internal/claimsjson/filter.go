@@ -159,9 +159,8 @@ func Join(reg, rest []byte) []byte {
 // (NewMembersFold), so CheckFold's pass is not made again.
 func Into[T, M any](payload string, f *Filter, folded bool) (T, error) {
 	var out T
-	_, asMap := any(&out).(*M)
-	_, raw := any(&out).(*json.RawMessage)
-	if !asMap && !raw && len(payload) <= MaxSplit && f.Can(reflect.TypeFor[T]()) {
+	byFields := Folds[T, M]()
+	if byFields && len(payload) <= MaxSplit && f.Can(reflect.TypeFor[T]()) {
 		if !folded {
 			if err := CheckFold(payload); err != nil {
 				var zero T
@@ -175,7 +174,8 @@ func Into[T, M any](payload string, f *Filter, folded bool) (T, error) {
 		}
 		return out, nil
 	}
-	if err := Decode(payload, &out, asMap, asMap || raw || folded); err != nil {
+	_, asMap := any(&out).(*M)
+	if err := Decode(payload, &out, asMap, !byFields || folded); err != nil {
 		var zero T
 		return zero, err
 	}
