@@ -10,8 +10,8 @@ import (
 // cristalhq's adapter's optional methods for the security matrix
 // (attacks.go).
 
-// VerifyAt is Verify with now as the clock (JWTVerifierAt): the same
-// calls, the claims checked with IsValidAt(now).
+// VerifyAt verifies with now as the clock (JWTVerifierAt), the claims
+// checked with IsValidAt(now); Verify is VerifyAt at time.Now().
 func (c *cristalhqOps) VerifyAt(token string, p *Payload, now time.Time) error {
 	var cl cristalhqClaims
 	if err := cjwt.ParseClaims([]byte(token), c.verifier, &cl); err != nil {

@@ -11,8 +11,9 @@ import (
 // go-jose's adapter's optional methods for the security matrix
 // (attacks.go).
 
-// VerifyAt is Verify with now as the clock (JWTVerifierAt): the same
-// calls, the claims validated with jwt.Expected{Time: now}.
+// VerifyAt verifies with now as the clock (JWTVerifierAt), the claims
+// validated with jwt.Expected{Time: now}; Verify is VerifyAt with the zero
+// time, which go-jose takes as time.Now().
 func (g *goJoseOps) VerifyAt(token string, p *Payload, now time.Time) error {
 	t, err := jjwt.ParseSigned(token, g.algs)
 	if err != nil {

@@ -111,22 +111,5 @@ func (c *cristalhqOps) Sign(p *Payload) (string, error) {
 }
 
 func (c *cristalhqOps) Verify(token string, p *Payload) error {
-	var cl cristalhqClaims
-	if err := cjwt.ParseClaims([]byte(token), c.verifier, &cl); err != nil {
-		return err
-	}
-	if cl.ExpiresAt == nil {
-		return errors.New("cristalhq: token has no exp")
-	}
-	if !cl.IsValidAt(time.Now()) {
-		return errors.New("cristalhq: token expired or not yet valid")
-	}
-	*p = Payload{Issuer: cl.Issuer, Subject: cl.Subject, ExpiresAt: cl.ExpiresAt.Unix(), Data: cl.Data}
-	if len(cl.Audience) > 0 {
-		p.Audience = cl.Audience[0]
-	}
-	if cl.IssuedAt != nil {
-		p.IssuedAt = cl.IssuedAt.Unix()
-	}
-	return nil
+	return c.VerifyAt(token, p, time.Now())
 }
