@@ -72,53 +72,33 @@ func (yaronfHTTPSig) New(k KeySpec) (HTTPSig, error) {
 		if !ok {
 			return nil, fmt.Errorf("yaronf %s: want an Ed25519 key", k.Alg)
 		}
-		var signer func(*httpsign.SignConfig, httpsign.Fields) (*httpsign.Signer, error)
+		var pp *ed25519.PrivateKey
 		if priv != nil {
-			signer = func(c *httpsign.SignConfig, f httpsign.Fields) (*httpsign.Signer, error) {
-				return httpsign.NewEd25519Signer(priv, c, f)
-			}
+			pp = &priv
 		}
-		err = each(signer, func(c *httpsign.VerifyConfig, f httpsign.Fields) (*httpsign.Verifier, error) {
-			return httpsign.NewEd25519Verifier(pub, c, f)
-		})
+		err = each(yaronfPair(pp, pub, httpsign.NewEd25519Signer, httpsign.NewEd25519Verifier))
 	case "ecdsa-p256-sha256", "ecdsa-p384-sha384":
 		priv, _ := k.Private.(*ecdsa.PrivateKey)
 		pub, ok := k.Public.(*ecdsa.PublicKey)
 		if !ok {
 			return nil, fmt.Errorf("yaronf %s: want an ECDSA key", k.Alg)
 		}
-		newSigner, newVerifier := httpsign.NewP256Signer, httpsign.NewP256Verifier
 		if k.Alg == "ecdsa-p384-sha384" {
-			newSigner, newVerifier = httpsign.NewP384Signer, httpsign.NewP384Verifier
+			err = each(yaronfPair(priv, *pub, httpsign.NewP384Signer, httpsign.NewP384Verifier))
+		} else {
+			err = each(yaronfPair(priv, *pub, httpsign.NewP256Signer, httpsign.NewP256Verifier))
 		}
-		var signer func(*httpsign.SignConfig, httpsign.Fields) (*httpsign.Signer, error)
-		if priv != nil {
-			signer = func(c *httpsign.SignConfig, f httpsign.Fields) (*httpsign.Signer, error) {
-				return newSigner(*priv, c, f)
-			}
-		}
-		err = each(signer, func(c *httpsign.VerifyConfig, f httpsign.Fields) (*httpsign.Verifier, error) {
-			return newVerifier(*pub, c, f)
-		})
 	case "rsa-pss-sha512", "rsa-v1_5-sha256":
 		priv, _ := k.Private.(*rsa.PrivateKey)
 		pub, ok := k.Public.(*rsa.PublicKey)
 		if !ok {
 			return nil, fmt.Errorf("yaronf %s: want an RSA key", k.Alg)
 		}
-		newSigner, newVerifier := httpsign.NewRSASigner, httpsign.NewRSAVerifier
 		if k.Alg == "rsa-pss-sha512" {
-			newSigner, newVerifier = httpsign.NewRSAPSSSigner, httpsign.NewRSAPSSVerifier
+			err = each(yaronfPair(priv, *pub, httpsign.NewRSAPSSSigner, httpsign.NewRSAPSSVerifier))
+		} else {
+			err = each(yaronfPair(priv, *pub, httpsign.NewRSASigner, httpsign.NewRSAVerifier))
 		}
-		var signer func(*httpsign.SignConfig, httpsign.Fields) (*httpsign.Signer, error)
-		if priv != nil {
-			signer = func(c *httpsign.SignConfig, f httpsign.Fields) (*httpsign.Signer, error) {
-				return newSigner(*priv, c, f)
-			}
-		}
-		err = each(signer, func(c *httpsign.VerifyConfig, f httpsign.Fields) (*httpsign.Verifier, error) {
-			return newVerifier(*pub, c, f)
-		})
 	default:
 		return nil, fmt.Errorf("yaronf: no %s", k.Alg)
 	}
@@ -126,6 +106,23 @@ func (yaronfHTTPSig) New(k KeySpec) (HTTPSig, error) {
 		return nil, err
 	}
 	return o, nil
+}
+
+// yaronfPair binds one of yaronf's constructor pairs to a key pair: the
+// signer constructor is nil without a private key.
+func yaronfPair[Priv, Pub any](priv *Priv, pub Pub,
+	newSigner func(Priv, *httpsign.SignConfig, httpsign.Fields) (*httpsign.Signer, error),
+	newVerifier func(Pub, *httpsign.VerifyConfig, httpsign.Fields) (*httpsign.Verifier, error),
+) (func(*httpsign.SignConfig, httpsign.Fields) (*httpsign.Signer, error), func(*httpsign.VerifyConfig, httpsign.Fields) (*httpsign.Verifier, error)) {
+	var signer func(*httpsign.SignConfig, httpsign.Fields) (*httpsign.Signer, error)
+	if priv != nil {
+		signer = func(c *httpsign.SignConfig, f httpsign.Fields) (*httpsign.Signer, error) {
+			return newSigner(*priv, c, f)
+		}
+	}
+	return signer, func(c *httpsign.VerifyConfig, f httpsign.Fields) (*httpsign.Verifier, error) {
+		return newVerifier(pub, c, f)
+	}
 }
 
 type yaronfOps struct {
