@@ -23,37 +23,30 @@ import (
 // A Key is immutable and safe for concurrent use. Per-key state (the keyed
 // HMAC state, parsed public keys) is prepared once, when the key is made.
 type Key struct {
-	spec *spec
-	kid  string
+	spec     *spec
+	kid      string
+	*keyData // shared by the copies WithKeyID makes
+}
 
-	sh     *keyState // shared by the copies WithKeyID makes
-	hmac   *hmacKey  // &sh.hmac for HMAC keys
-	secret []byte    // PASETO local keys
+// keyData is a key's material and mutable state: one allocation per key,
+// shared by its WithKeyID copies, so that a Key itself is four words and a
+// copy costs 32 bytes.
+type keyData struct {
+	mu     sync.Mutex                  // serialises additions to cache
+	cache  atomic.Pointer[[]cacheItem] // copy on write: a key holds a handful
+	secret []byte                      // HMAC and PASETO local keys
+	pool   sync.Pool                   // HMAC: of *hmacState keyed with secret
 	rsaPri *rsa.PrivateKey
 	rsaPub *rsa.PublicKey
 	ecPri  *ecdsa.PrivateKey
 	ecPub  *ecdsa.PublicKey
-	edPri  ed25519.PrivateKey
-	edPub  ed25519.PublicKey
-}
-
-// keyState is a key's mutable state, made in one allocation with the key:
-// the Cache and, for HMAC, the pool of keyed states.
-type keyState struct {
-	mu    sync.Mutex                  // serialises additions to cache
-	cache atomic.Pointer[[]cacheItem] // copy on write: a key holds a handful
-	hmac  hmacKey
+	edPri  *[ed25519.PrivateKeySize]byte // seed ‖ public key (RFC 8032)
+	edPub  *[ed25519.PublicKeySize]byte  // edPri's second half when there is one
 }
 
 // cacheItem is one value kept by Key.Cache.
 type cacheItem struct {
 	id, v any
-}
-
-type hmacKey struct {
-	secret []byte
-	hash   crypto.Hash
-	pool   sync.Pool // of *hmacState keyed with secret
 }
 
 // hmacState is a keyed HMAC with room for one MAC, so that computing a MAC
@@ -63,11 +56,13 @@ type hmacState struct {
 	sum [64]byte
 }
 
-func (h *hmacKey) get() *hmacState {
-	if v := h.pool.Get(); v != nil {
+// hmacState takes a keyed state of an HMAC key from its pool; put it back
+// with k.pool.Put.
+func (k *Key) hmacState() *hmacState {
+	if v := k.pool.Get(); v != nil {
 		return v.(*hmacState)
 	}
-	return &hmacState{h: hmac.New(h.hash.New, h.secret)}
+	return &hmacState{h: hmac.New(k.spec.hash.New, k.secret)}
 }
 
 // GenerateKey makes a new random key for alg: a secret of the hash size for
@@ -122,7 +117,7 @@ func NewKey(alg Algorithm, material any) (*Key, error) {
 // scalar or seed. Those checks are not repeated; material handed in by a
 // caller is checked in full.
 func newKey(sp *spec, kid string, material any, parsed bool) (*Key, error) {
-	k := &Key{spec: sp, kid: kid, sh: new(keyState)}
+	k := &Key{spec: sp, kid: kid, keyData: new(keyData)}
 	mismatch := func() (*Key, error) {
 		return nil, fmt.Errorf("%w: %T cannot be a %s key", ErrAlgorithmMismatch, material, sp.name)
 	}
@@ -141,8 +136,7 @@ func newKey(sp *spec, kid string, material any, parsed bool) (*Key, error) {
 		if len(m) < sp.minKey {
 			return nil, fmt.Errorf("%w: %s secret is %d bits, need at least %d", ErrWeakKey, sp.name, 8*len(m), 8*sp.minKey)
 		}
-		k.hmac = &k.sh.hmac
-		k.hmac.secret, k.hmac.hash = append([]byte(nil), m...), sp.hash
+		k.secret = append([]byte(nil), m...)
 	case *rsa.PrivateKey:
 		if sp.family != famRSA && sp.family != famPSS {
 			return mismatch()
@@ -217,14 +211,17 @@ func newKey(sp *spec, kid string, material any, parsed bool) (*Key, error) {
 			return nil, fmt.Errorf("%w: Ed25519 private key is %d bytes", ErrWeakKey, len(m))
 		}
 		if parsed {
-			k.edPri, k.edPub = m, m.Public().(ed25519.PublicKey)
+			// The public half is the key's second 32 bytes (RFC 8032).
+			k.edPri = (*[ed25519.PrivateKeySize]byte)(m)
+			k.edPub = (*[ed25519.PublicKeySize]byte)(m[ed25519.SeedSize:])
 			break
 		}
 		derived := ed25519.NewKeyFromSeed(m.Seed())
 		if subtle.ConstantTimeCompare(derived, m) != 1 {
 			return nil, fmt.Errorf("%w: Ed25519 public half does not match the seed", ErrWeakKey)
 		}
-		k.edPri, k.edPub = derived, derived.Public().(ed25519.PublicKey)
+		k.edPri = (*[ed25519.PrivateKeySize]byte)(derived)
+		k.edPub = (*[ed25519.PublicKeySize]byte)(derived[ed25519.SeedSize:])
 	case ed25519.PublicKey:
 		if sp.family != famEd25519 {
 			return mismatch()
@@ -232,7 +229,8 @@ func newKey(sp *spec, kid string, material any, parsed bool) (*Key, error) {
 		if len(m) != ed25519.PublicKeySize {
 			return nil, fmt.Errorf("%w: Ed25519 public key is %d bytes", ErrWeakKey, len(m))
 		}
-		k.edPub = append(ed25519.PublicKey(nil), m...)
+		k.edPub = new([ed25519.PublicKeySize]byte)
+		copy(k.edPub[:], m)
 	default:
 		return mismatch()
 	}
@@ -305,25 +303,17 @@ func (k *Key) KeyID() string { return k.kid }
 // CanSign reports whether the key holds private (or secret) material: it
 // can sign, or for a PASETO local key, encrypt.
 func (k *Key) CanSign() bool {
-	return k.hmac != nil || k.secret != nil || k.rsaPri != nil || k.ecPri != nil || k.edPri != nil
+	return k.secret != nil || k.rsaPri != nil || k.ecPri != nil || k.edPri != nil
 }
 
 // Symmetric reports whether the key is a shared secret (HMAC, PASETO local).
-func (k *Key) Symmetric() bool { return k.hmac != nil || k.secret != nil }
+func (k *Key) Symmetric() bool { return k.secret != nil }
 
 // Secret returns the secret of a symmetric key (HMAC or PASETO local) or
 // nil. The slice is the key's own and must not be modified: it is for
 // packages that derive cryptographic state from the key. To export a key,
 // use Material.
-func (k *Key) Secret() []byte {
-	switch {
-	case k.secret != nil:
-		return k.secret
-	case k.hmac != nil:
-		return k.hmac.secret
-	}
-	return nil
-}
+func (k *Key) Secret() []byte { return k.secret }
 
 // Cache returns the value kept with the key under id, made by make on
 // first use. Packages keep state derived from a key there (a pool of keyed
@@ -332,27 +322,27 @@ func (k *Key) Secret() []byte {
 // comparable one: an empty struct, say); the cache is meant for a handful of
 // entries per key, found without hashing or locking.
 func (k *Key) Cache(id any, make func(*Key) any) any {
-	if v, ok := k.sh.lookup(id); ok {
+	if v, ok := k.keyData.lookup(id); ok {
 		return v
 	}
 	v := make(k) // outside the lock: make may use the cache itself
-	k.sh.mu.Lock()
-	defer k.sh.mu.Unlock()
-	if old, ok := k.sh.lookup(id); ok {
+	k.keyData.mu.Lock()
+	defer k.keyData.mu.Unlock()
+	if old, ok := k.keyData.lookup(id); ok {
 		return old
 	}
 	var items []cacheItem
-	if p := k.sh.cache.Load(); p != nil {
+	if p := k.keyData.cache.Load(); p != nil {
 		items = append(items, *p...)
 	}
 	items = append(items, cacheItem{id, v})
-	k.sh.cache.Store(&items)
+	k.keyData.cache.Store(&items)
 	return v
 }
 
 // lookup finds id's value in the cache: a scan of a few entries, without
 // hashing or locking.
-func (s *keyState) lookup(id any) (any, bool) {
+func (s *keyData) lookup(id any) (any, bool) {
 	if p := s.cache.Load(); p != nil {
 		for i := range *p {
 			if (*p)[i].id == id {
@@ -373,7 +363,7 @@ func (k *Key) Public() (*Key, error) {
 	case !k.CanSign():
 		return k, nil
 	}
-	p := &Key{spec: k.spec, kid: k.kid, rsaPub: k.rsaPub, ecPub: k.ecPub, edPub: k.edPub, sh: new(keyState)}
+	p := &Key{spec: k.spec, kid: k.kid, keyData: &keyData{rsaPub: k.rsaPub, ecPub: k.ecPub, edPub: k.edPub}}
 	return p, nil
 }
 
@@ -393,9 +383,9 @@ func (k *Key) Material() any {
 	case k.ecPub != nil:
 		return k.ecPub
 	case k.edPri != nil:
-		return k.edPri
+		return ed25519.PrivateKey(k.edPri[:])
 	default:
-		return k.edPub
+		return ed25519.PublicKey(k.edPub[:])
 	}
 }
 
@@ -408,7 +398,7 @@ func (k *Key) PublicMaterial() crypto.PublicKey {
 	case k.ecPub != nil:
 		return k.ecPub
 	case k.edPub != nil:
-		return k.edPub
+		return ed25519.PublicKey(k.edPub[:])
 	}
 	return nil
 }
@@ -431,9 +421,9 @@ func (k *Key) Equal(o *Key) bool {
 	case k.ecPub != nil:
 		return k.ecPub.Equal(o.ecPub)
 	case k.edPri != nil:
-		return k.edPri.Equal(o.edPri)
+		return o.edPri != nil && subtle.ConstantTimeCompare(k.edPri[:], o.edPri[:]) == 1
 	default:
-		return k.edPub.Equal(o.edPub)
+		return k.edPub != nil && o.edPub != nil && *k.edPub == *o.edPub
 	}
 }
 

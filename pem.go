@@ -74,7 +74,7 @@ func ParsePEM(data []byte, alg Algorithm) (*Key, error) {
 	if err != nil {
 		return nil, err
 	}
-	if info.algo.Equal(oidRSAPSS) {
+	if info.is(oidRSAPSSDER) {
 		// A key whose PKCS #8 says id-RSASSA-PSS is for PSS only (RFC 4055).
 		if alg == "" {
 			alg = RSAPSSSHA512
@@ -107,7 +107,7 @@ func parsePEMBlock(block *pem.Block, info pkcs8Info) (any, error) {
 	}
 	switch block.Type {
 	case "PRIVATE KEY":
-		if info.algo.Equal(oidRSAPSS) {
+		if info.is(oidRSAPSSDER) {
 			// crypto/x509 refuses the id-RSASSA-PSS OID: the key inside is
 			// plain PKCS #1.
 			material, err = x509.ParsePKCS1PrivateKey(info.key)
@@ -167,36 +167,34 @@ func inferAlgorithm(material any) (Algorithm, error) {
 // bare or inside PKCS #8) before crypto/x509 validates it. Validation
 // computes q⁻¹ mod p by exponentiation before it checks that p·q = n, so a
 // key with a 2048-bit n and a p of a few kilobytes costs seconds, and tens
-// of kilobytes minutes (see internal/rsabound). DER that does not
-// have the expected shape is left to crypto/x509 to refuse.
+// of kilobytes minutes (see internal/rsabound).
 func checkRSAPrivateDER(typ string, der []byte, info pkcs8Info) error {
 	switch typ {
 	case "RSA PRIVATE KEY":
 	case "PRIVATE KEY":
-		if !info.algo.Equal(oidRSA) && !info.algo.Equal(oidRSAPSS) {
+		if !info.is(oidRSADER) && !info.is(oidRSAPSSDER) {
 			return nil
 		}
 		der = info.key
 	default:
 		return nil
 	}
-	// RSAPrivateKey ::= SEQUENCE { version, n, e, d, p, q, ... }
-	var seq asn1.RawValue
-	if _, err := asn1.Unmarshal(der, &seq); err != nil || seq.Tag != asn1.TagSequence {
-		return nil
+	// RSAPrivateKey ::= SEQUENCE { version, n, e, d, p, q, ... }, read
+	// without reflection. DER that is not that shape is refused here: x509
+	// would refuse it too, and a key this check cannot read must not reach
+	// x509's validation unbounded.
+	in := cryptobyte.String(der)
+	var seq cryptobyte.String
+	var ints [6][]byte
+	if !in.ReadASN1(&seq, cbasn1.SEQUENCE) {
+		return fmt.Errorf("%w: %s: not a DER RSAPrivateKey", ErrMalformed, typ)
 	}
-	var ints [][]byte
-	for body := seq.Bytes; len(body) > 0 && len(ints) < 6; {
-		var v asn1.RawValue
-		rest, err := asn1.Unmarshal(body, &v)
-		if err != nil || v.Class != asn1.ClassUniversal || v.Tag != asn1.TagInteger {
-			return nil
+	for i := range ints {
+		var v cryptobyte.String
+		if !seq.ReadASN1(&v, cbasn1.INTEGER) {
+			return fmt.Errorf("%w: %s: not a DER RSAPrivateKey", ErrMalformed, typ)
 		}
-		ints = append(ints, bytes.TrimLeft(v.Bytes, "\x00"))
-		body = rest
-	}
-	if len(ints) < 6 {
-		return nil
+		ints[i] = bytes.TrimLeft(v, "\x00")
 	}
 	n, d, p, q := ints[1], ints[3], ints[4], ints[5]
 	if len(n) > MaxRSABits/8 {
@@ -273,13 +271,24 @@ func unsupportedDER(typ string, der []byte) bool {
 	return true
 }
 
-// pkcs8Info is the envelope of a PKCS #8 private key: the algorithm's
-// OID and the key inside; ok is false when der is not one.
+// The contents of the DER encodings of oidRSA and oidRSAPSS, compared with
+// a PKCS #8 envelope's algorithm without decoding it.
+const (
+	oidRSADER    = "\x2a\x86\x48\x86\xf7\x0d\x01\x01\x01"
+	oidRSAPSSDER = "\x2a\x86\x48\x86\xf7\x0d\x01\x01\x0a"
+)
+
+// pkcs8Info is the envelope of a PKCS #8 private key: the contents of its
+// algorithm's OID and the key inside; ok is false when der is not one.
 type pkcs8Info struct {
-	ok   bool
-	algo asn1.ObjectIdentifier
-	key  []byte
+	ok  bool
+	oid []byte
+	key []byte
 }
+
+// is reports whether the envelope's algorithm is the OID whose DER
+// contents are oid.
+func (p pkcs8Info) is(oid string) bool { return p.ok && string(p.oid) == oid }
 
 // readPKCS8 reads PrivateKeyInfo ::= SEQUENCE { version, algorithm
 // AlgorithmIdentifier, privateKey OCTET STRING, ... } without reflection.
@@ -289,18 +298,17 @@ type pkcs8Info struct {
 // see the key x509 will parse.
 func readPKCS8(der []byte) pkcs8Info {
 	in := cryptobyte.String(der)
-	var seq, algo, key, params cryptobyte.String
+	var seq, algo, oid, key, params cryptobyte.String
 	var version int64
-	var oid asn1.ObjectIdentifier
 	var tag cbasn1.Tag
 	if !in.ReadASN1(&seq, cbasn1.SEQUENCE) || !in.Empty() ||
 		!seq.ReadASN1Integer(&version) ||
-		!seq.ReadASN1(&algo, cbasn1.SEQUENCE) || !algo.ReadASN1ObjectIdentifier(&oid) ||
+		!seq.ReadASN1(&algo, cbasn1.SEQUENCE) || !algo.ReadASN1(&oid, cbasn1.OBJECT_IDENTIFIER) ||
 		!algo.Empty() && (!algo.ReadAnyASN1Element(&params, &tag) || !algo.Empty()) ||
 		!seq.ReadASN1(&key, cbasn1.OCTET_STRING) {
 		return pkcs8Info{}
 	}
-	return pkcs8Info{ok: true, algo: oid, key: key}
+	return pkcs8Info{ok: true, oid: oid, key: key}
 }
 
 func knownCurve(oid asn1.ObjectIdentifier) bool {

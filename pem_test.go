@@ -410,6 +410,15 @@ func TestPEMEnvelopeStrict(t *testing.T) {
 		})
 		return b.BytesOrPanic()
 	}
+	fiveInts, err := asn1.Marshal(struct {
+		Version int
+		N       *big.Int
+		E       int
+		D, P    *big.Int
+	}{0, k.N, k.E, k.D, k.Primes[0]})
+	if err != nil {
+		t.Fatal(err)
+	}
 	rsaOID := asn1.ObjectIdentifier{1, 2, 840, 113549, 1, 1, 1}
 	pssOID := asn1.ObjectIdentifier{1, 2, 840, 113549, 1, 1, 10}
 	huge := envelope(rsaOID, []byte{5, 0}, inner)
@@ -425,6 +434,8 @@ func TestPEMEnvelopeStrict(t *testing.T) {
 		{"PSS key, garbage parameters", envelope(pssOID, []byte{0xff}, x509.MarshalPKCS1PrivateKey(k)), signet.RSAPSSSHA512, signet.ErrMalformed},
 		{"PSS key, truncated parameters", envelope(pssOID, []byte{0x30, 0x05, 0x01}, x509.MarshalPKCS1PrivateKey(k)), signet.RSAPSSSHA512, signet.ErrMalformed},
 		{"PSS key, a byte after the envelope", append(append([]byte(nil), good...), 0), signet.RSAPSSSHA512, signet.ErrMalformed},
+		{"RSA key of five integers", envelope(rsaOID, []byte{5, 0}, fiveInts), signet.RS256, signet.ErrMalformed},
+		{"RSA key, not a SEQUENCE", envelope(rsaOID, []byte{5, 0}, []byte{4, 1, 0}), signet.RS256, signet.ErrMalformed},
 	} {
 		_, err := signet.ParsePEM(pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: c.der}), c.alg)
 		if !errors.Is(err, c.want) {

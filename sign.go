@@ -28,17 +28,17 @@ func (k *Key) Sign(dst, msg []byte) ([]byte, error) {
 	case famLocal:
 		return dst, k.notSigning()
 	case famHMAC:
-		st := k.hmac.get()
+		st := k.hmacState()
 		st.h.Reset()
 		st.h.Write(msg)
 		dst = append(dst, st.h.Sum(st.sum[:0])...)
-		k.hmac.pool.Put(st)
+		k.pool.Put(st)
 		return dst, nil
 	case famEd25519:
 		if k.edPri == nil {
 			return dst, k.noPrivate()
 		}
-		return append(dst, ed25519.Sign(k.edPri, msg)...), nil
+		return append(dst, ed25519.Sign(k.edPri[:], msg)...), nil
 	}
 	var buf [64]byte
 	digest := hashInto(buf[:0], sp.hash, msg)
@@ -95,17 +95,17 @@ func (k *Key) Verify(msg, sig []byte) error {
 	case famLocal:
 		return k.notSigning()
 	case famHMAC:
-		st := k.hmac.get()
+		st := k.hmacState()
 		st.h.Reset()
 		st.h.Write(msg)
 		ok := hmac.Equal(st.h.Sum(st.sum[:0]), sig)
-		k.hmac.pool.Put(st)
+		k.pool.Put(st)
 		if !ok {
 			return errInvalid(sp)
 		}
 		return nil
 	case famEd25519:
-		if len(sig) != ed25519.SignatureSize || !ed25519.Verify(k.edPub, msg, sig) {
+		if len(sig) != ed25519.SignatureSize || !ed25519.Verify(k.edPub[:], msg, sig) {
 			return errInvalid(sp)
 		}
 		return nil
