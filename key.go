@@ -95,7 +95,7 @@ func GenerateKeyWithID(alg Algorithm, kid string) (*Key, error) {
 	if err != nil {
 		return nil, fmt.Errorf("signet: generate %s: %w", alg, err)
 	}
-	return newKey(sp, kid, material, false)
+	return newKey(sp, kid, material, true)
 }
 
 // NewKey binds existing key material to alg. material is one of:
@@ -111,12 +111,14 @@ func NewKey(alg Algorithm, material any) (*Key, error) {
 	return newKey(sp, "", material, false)
 }
 
-// newKey binds material to sp. parsed says the material is what
-// crypto/x509 made of a private key's DER: an RSA key it validated and
-// precomputed, an EC or Ed25519 public half it derived from the private
-// scalar or seed. Those checks are not repeated; material handed in by a
-// caller is checked in full.
-func newKey(sp *spec, kid string, material any, parsed bool) (*Key, error) {
+// newKey binds material to sp. trusted says the material is the standard
+// library's own making, not a caller's: what crypto/x509 made of a private
+// key's DER (an RSA key it validated and precomputed, an EC or Ed25519
+// public half it derived from the private scalar or seed) or a key
+// GenerateKey just generated (a fresh secret, which the key then owns).
+// Those checks are not repeated, nor the secret copied; material handed in
+// by a caller is checked in full and copied.
+func newKey(sp *spec, kid string, material any, trusted bool) (*Key, error) {
 	k := &Key{spec: sp, kid: kid, keyData: new(keyData)}
 	mismatch := func() (*Key, error) {
 		return nil, fmt.Errorf("%w: %T cannot be a %s key", ErrAlgorithmMismatch, material, sp.name)
@@ -127,7 +129,7 @@ func newKey(sp *spec, kid string, material any, parsed bool) (*Key, error) {
 			if len(m) != sp.minKey {
 				return nil, fmt.Errorf("%w: %s key is %d bytes, must be %d", ErrWeakKey, sp.name, len(m), sp.minKey)
 			}
-			k.secret = append([]byte(nil), m...)
+			k.secret = own(m, trusted)
 			break
 		}
 		if sp.family != famHMAC {
@@ -136,7 +138,7 @@ func newKey(sp *spec, kid string, material any, parsed bool) (*Key, error) {
 		if len(m) < sp.minKey {
 			return nil, fmt.Errorf("%w: %s secret is %d bits, need at least %d", ErrWeakKey, sp.name, 8*len(m), 8*sp.minKey)
 		}
-		k.secret = append([]byte(nil), m...)
+		k.secret = own(m, trusted)
 	case *rsa.PrivateKey:
 		if sp.family != famRSA && sp.family != famPSS {
 			return mismatch()
@@ -150,7 +152,7 @@ func newKey(sp *spec, kid string, material any, parsed bool) (*Key, error) {
 		if err := checkRSASizes(m); err != nil {
 			return nil, err
 		}
-		if !parsed {
+		if !trusted {
 			if err := m.Validate(); err != nil {
 				return nil, fmt.Errorf("%w: RSA private key: %v", ErrWeakKey, err)
 			}
@@ -175,7 +177,7 @@ func newKey(sp *spec, kid string, material any, parsed bool) (*Key, error) {
 		if m == nil || m.Curve != sp.curve {
 			return nil, fmt.Errorf("%w: %s needs a %s key", ErrAlgorithmMismatch, sp.name, sp.curve.Params().Name)
 		}
-		if parsed {
+		if trusted {
 			k.ecPri, k.ecPub = m, &m.PublicKey
 			break
 		}
@@ -210,7 +212,7 @@ func newKey(sp *spec, kid string, material any, parsed bool) (*Key, error) {
 		if len(m) != ed25519.PrivateKeySize {
 			return nil, fmt.Errorf("%w: Ed25519 private key is %d bytes", ErrWeakKey, len(m))
 		}
-		if parsed {
+		if trusted {
 			// The public half is the key's second 32 bytes (RFC 8032).
 			k.edPri = (*[ed25519.PrivateKeySize]byte)(m)
 			k.edPub = (*[ed25519.PublicKeySize]byte)(m[ed25519.SeedSize:])
@@ -235,6 +237,15 @@ func newKey(sp *spec, kid string, material any, parsed bool) (*Key, error) {
 		return mismatch()
 	}
 	return k, nil
+}
+
+// own returns secret itself when the key may keep it (trusted: GenerateKey's
+// fresh bytes), else a copy the caller cannot change.
+func own(secret []byte, trusted bool) []byte {
+	if trusted {
+		return secret
+	}
+	return append([]byte(nil), secret...)
 }
 
 func checkRSAPublic(p *rsa.PublicKey) error {
