@@ -13,6 +13,7 @@ import (
 
 	"github.com/signet-go/signet"
 	"github.com/signet-go/signet/internal/clip"
+	"github.com/signet-go/signet/internal/clock"
 	"github.com/signet-go/signet/internal/sf"
 )
 
@@ -537,7 +538,7 @@ func (v *Verifier) now() time.Time {
 	if v.p.Now != nil {
 		return v.p.Now()
 	}
-	return time.Now()
+	return clock.Now()
 }
 
 // checkPolicy applies the time windows, required components and nonce

@@ -134,11 +134,20 @@ func sign(key *signet.Key, payload []byte, typ string) (string, error) {
 	}
 	sigSize := key.SignatureSize()
 	n := len(encHdr) + 1 + b64.EncodedLen(len(payload)) + 1 + b64.EncodedLen(sigSize)
-	out := make([]byte, 0, n+sigSize)
+	// The raw signature is made in sb (a MAC, ECDSA's r‖s, Ed25519's) or
+	// past the token's end (RSA's), then encoded into place: the token's
+	// buffer is no larger than the token.
+	var sb [132]byte
+	out := make([]byte, 0, n)
+	scratch := sb[:0]
+	if sigSize > len(sb) {
+		out = make([]byte, 0, n+sigSize)
+		scratch = out[n:n]
+	}
 	out = append(out, encHdr...)
 	out = append(out, '.')
 	out = b64.AppendEncode(out, payload)
-	sig, err := key.Sign(out[n:n], out)
+	sig, err := key.Sign(scratch, out)
 	if err != nil {
 		return "", err
 	}
