@@ -112,3 +112,28 @@ func TestPairedRatio(t *testing.T) {
 		t.Fatalf("unmatched ratio %v", r)
 	}
 }
+
+// peerFaster: a peer is faster only by more than 3% and, from four rounds
+// on, in every round; below four rounds the ratio alone decides.
+func TestPeerFaster(t *testing.T) {
+	s := &measurement{ns: []float64{100, 100, 100, 100, 100}}
+	for _, c := range []struct {
+		name string
+		peer []float64
+		want bool
+	}{
+		{"faster in every round", []float64{90, 90, 90, 90, 90}, true},
+		{"within the tie band", []float64{98, 98, 98, 98, 98}, false},
+		{"faster by the median, not in one round", []float64{80, 80, 80, 80, 101}, false},
+		{"slower", []float64{110, 110, 110, 110, 110}, false},
+		{"equal in one round", []float64{80, 80, 80, 80, 100}, false},
+	} {
+		if got := peerFaster(s, &measurement{ns: c.peer}); got != c.want {
+			t.Errorf("%s: peerFaster = %v, want %v", c.name, got, c.want)
+		}
+	}
+	three := &measurement{ns: []float64{100, 100, 100}}
+	if !peerFaster(three, &measurement{ns: []float64{80, 80, 101}}) {
+		t.Error("three rounds: the paired ratio alone should decide")
+	}
+}

@@ -185,7 +185,11 @@ slow spell of this shared machine falls on all of them alike, and the
 table shows the **median** of the rounds. Targets and the fastest-row
 count compare signet with a peer **round by round**: the median of the
 ratios of their runs in the same round, seconds apart (a ratio of medians
-would pair runs minutes apart). The **floor** is the raw primitive on input of the same size
+would pair runs minutes apart). A peer counts as faster than signet in a
+row only when the run shows it: by more than 3%% and in every round (a
+sign test: noise alone orders four paired rounds one way with chance
+1/16, five with 1/32); other rows where a peer's median is ahead are
+listed as ties. The **floor** is the raw primitive on input of the same size
 (JWT: the signing input of the same token, HMAC on a reused keyed state;
 PASETO: the spec's mandatory cryptography; RFC 9421: the primitive over a
 signature base of the same length, HMAC made per message as in the
