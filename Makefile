@@ -36,7 +36,7 @@ xlang-build:
 	@echo "== cross-language programs (bench/xlang)"
 	bash bench/xlang/build-all.sh
 
-## report-full: every algorithm, five rounds (about an hour).
+## report-full: every algorithm, five rounds (about 20 minutes on 2 cores).
 report-full:
 	cd bench && $(GO) run ./cmd/lab --full --out ../out/report --attacks ../attacks --vectors ../testdata
 

@@ -1,6 +1,7 @@
 package signet
 
 import (
+	"bytes"
 	"crypto"
 	"crypto/ecdsa"
 	"crypto/ed25519"
@@ -306,7 +307,19 @@ func (k *Key) WithKeyID(kid string) *Key {
 }
 
 // Algorithm returns the one algorithm the key is bound to.
-func (k *Key) Algorithm() Algorithm { return k.spec.name }
+func (k *Key) Algorithm() Algorithm {
+	if k.spec == nil {
+		return ""
+	}
+	return k.spec.name
+}
+
+// isZero reports whether k is a zero Key (not made by this package's
+// constructors): it has no algorithm or material, and every operation
+// refuses it with errZeroKey.
+func (k *Key) isZero() bool { return k.spec == nil || k.keyData == nil }
+
+var errZeroKey = fmt.Errorf("%w: a zero Key (make keys with NewKey, GenerateKey or ParsePEM)", ErrKeyUsage)
 
 // KeyID returns the key ID, or "" when the key has none.
 func (k *Key) KeyID() string { return k.kid }
@@ -314,17 +327,22 @@ func (k *Key) KeyID() string { return k.kid }
 // CanSign reports whether the key holds private (or secret) material: it
 // can sign, or for a PASETO local key, encrypt.
 func (k *Key) CanSign() bool {
-	return k.secret != nil || k.rsaPri != nil || k.ecPri != nil || k.edPri != nil
+	return k.keyData != nil && (k.secret != nil || k.rsaPri != nil || k.ecPri != nil || k.edPri != nil)
 }
 
 // Symmetric reports whether the key is a shared secret (HMAC, PASETO local).
-func (k *Key) Symmetric() bool { return k.secret != nil }
+func (k *Key) Symmetric() bool { return k.keyData != nil && k.secret != nil }
 
 // Secret returns the secret of a symmetric key (HMAC or PASETO local) or
 // nil. The slice is the key's own and must not be modified: it is for
 // packages that derive cryptographic state from the key. To export a key,
 // use Material.
-func (k *Key) Secret() []byte { return k.secret }
+func (k *Key) Secret() []byte {
+	if k.keyData == nil {
+		return nil
+	}
+	return k.secret
+}
 
 // Cache returns the value kept with the key under id, made by make on
 // first use. Packages keep state derived from a key there (a pool of keyed
@@ -380,9 +398,12 @@ func (k *Key) Public() (*Key, error) {
 
 // Material returns the key's underlying material, of the types NewKey
 // accepts: a copy of the secret for HMAC, the private key when the key has
-// one, otherwise the public key. It exposes secrets; use it for export only.
+// one, otherwise the public key (Ed25519 keys as copies). It exposes
+// secrets; use it for export only. A zero Key has none: nil.
 func (k *Key) Material() any {
 	switch {
+	case k.keyData == nil:
+		return nil
 	case k.Symmetric():
 		return append([]byte(nil), k.Secret()...)
 	case k.rsaPri != nil:
@@ -394,22 +415,26 @@ func (k *Key) Material() any {
 	case k.ecPub != nil:
 		return k.ecPub
 	case k.edPri != nil:
-		return ed25519.PrivateKey(k.edPri[:])
+		return ed25519.PrivateKey(bytes.Clone(k.edPri[:]))
 	default:
-		return ed25519.PublicKey(k.edPub[:])
+		return ed25519.PublicKey(bytes.Clone(k.edPub[:]))
 	}
 }
 
 // PublicMaterial returns the public key (*rsa.PublicKey, *ecdsa.PublicKey or
-// ed25519.PublicKey), or nil for an HMAC key.
+// a copy of the ed25519.PublicKey), or nil for an HMAC key. An Ed25519
+// private key's public half is part of it (RFC 8032), and a changed one
+// would sign under a wrong public key: it is never handed out itself.
 func (k *Key) PublicMaterial() crypto.PublicKey {
 	switch {
+	case k.keyData == nil:
+		return nil
 	case k.rsaPub != nil:
 		return k.rsaPub
 	case k.ecPub != nil:
 		return k.ecPub
 	case k.edPub != nil:
-		return ed25519.PublicKey(k.edPub[:])
+		return ed25519.PublicKey(bytes.Clone(k.edPub[:]))
 	}
 	return nil
 }
@@ -417,7 +442,7 @@ func (k *Key) PublicMaterial() crypto.PublicKey {
 // Equal reports whether k and o hold the same material for the same
 // algorithm (key IDs are not compared). Secrets are compared in constant time.
 func (k *Key) Equal(o *Key) bool {
-	if k == nil || o == nil || k.spec != o.spec || k.CanSign() != o.CanSign() {
+	if k == nil || o == nil || k.keyData == nil || o.keyData == nil || k.spec != o.spec || k.CanSign() != o.CanSign() {
 		return false
 	}
 	switch {
@@ -442,6 +467,9 @@ func (k *Key) Equal(o *Key) bool {
 // algorithm and kid is empty or equal to k's key ID (a key without an ID
 // accepts any kid).
 func (k *Key) Select(kid string, alg Algorithm) (Candidates, error) {
+	if k.isZero() {
+		return Candidates{}, errZeroKey
+	}
 	if alg != k.spec.name {
 		return Candidates{}, fmt.Errorf("%w: input names %q, key is %s", ErrAlgorithmMismatch, clip.String(string(alg)), k.spec.name)
 	}

@@ -310,3 +310,66 @@ func TestCandidatesReadOnly(t *testing.T) {
 		t.Fatal("CandidatesOf")
 	}
 }
+
+// A zero Key is refused, never a panic: it has no algorithm or material.
+func TestZeroKey(t *testing.T) {
+	var k signet.Key
+	if k.CanSign() || k.Symmetric() || k.Secret() != nil || k.Material() != nil || k.PublicMaterial() != nil || k.Algorithm() != "" || k.SignatureSize() != 0 {
+		t.Fatal("a zero Key reports material")
+	}
+	if _, err := k.Sign(nil, []byte("m")); !errors.Is(err, signet.ErrKeyUsage) {
+		t.Errorf("Sign: %v", err)
+	}
+	if err := k.Verify([]byte("m"), make([]byte, 32)); !errors.Is(err, signet.ErrKeyUsage) {
+		t.Errorf("Verify: %v", err)
+	}
+	if _, err := k.Select("", signet.HS256); !errors.Is(err, signet.ErrKeyUsage) {
+		t.Errorf("Select: %v", err)
+	}
+	if _, err := signet.MarshalPEM(&k); !errors.Is(err, signet.ErrKeyUsage) {
+		t.Errorf("MarshalPEM: %v", err)
+	}
+	if _, err := signet.NewKeySet(&k); !errors.Is(err, signet.ErrKeyUsage) {
+		t.Errorf("NewKeySet: %v", err)
+	}
+	if k.Equal(&k) {
+		t.Error("a zero Key equals itself")
+	}
+}
+
+// An Ed25519 key's public half is part of its private key (RFC 8032), and
+// ed25519.Sign uses it as found: a caller changing a slice the key handed
+// out must not change what the key signs with (two signatures of one
+// message under different public halves reveal the private scalar).
+func TestEd25519MaterialNotAliased(t *testing.T) {
+	k, err := signet.GenerateKey(signet.EdDSA)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := append(ed25519.PublicKey(nil), k.PublicMaterial().(ed25519.PublicKey)...)
+	pub, err := k.Public()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, get := range map[string]func() []byte{
+		"PublicMaterial":          func() []byte { return k.PublicMaterial().(ed25519.PublicKey) },
+		"Public().PublicMaterial": func() []byte { return pub.PublicMaterial().(ed25519.PublicKey) },
+		"Public().Material":       func() []byte { return pub.Material().(ed25519.PublicKey) },
+		"Material":                func() []byte { return k.Material().(ed25519.PrivateKey)[ed25519.SeedSize:] },
+	} {
+		b := get()
+		for i := range b {
+			b[i] ^= 0xff
+		}
+		sig, err := k.Sign(nil, []byte("message"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !ed25519.Verify(want, []byte("message"), sig) {
+			t.Fatalf("after changing what %s returned, the key signed under another public half", name)
+		}
+	}
+	if got := k.PublicMaterial().(ed25519.PublicKey); !got.Equal(want) {
+		t.Fatal("the key's public half changed")
+	}
+}

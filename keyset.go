@@ -59,6 +59,9 @@ func NewKeySet(keys ...*Key) (*KeySet, error) {
 		if k == nil {
 			return nil, fmt.Errorf("%w: key set: key %d is nil", ErrKeyUsage, i)
 		}
+		if k.isZero() {
+			return nil, fmt.Errorf("key set: key %d: %w", i, errZeroKey)
+		}
 		if k.kid == "" {
 			s.byAlg[k.spec.name] = append(s.byAlg[k.spec.name], k)
 		} else {

@@ -327,6 +327,9 @@ func MarshalPEM(k *Key) ([]byte, error) {
 	if k == nil {
 		return nil, fmt.Errorf("%w: nil key", ErrKeyUsage)
 	}
+	if k.isZero() {
+		return nil, errZeroKey
+	}
 	if k.Symmetric() {
 		return nil, fmt.Errorf("%w: %s secret has no PEM encoding", ErrKeyUsage, k.Algorithm())
 	}

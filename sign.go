@@ -12,6 +12,9 @@ import (
 
 // SignatureSize returns the size in bytes of the key's signatures.
 func (k *Key) SignatureSize() int {
+	if k.isZero() {
+		return 0
+	}
 	if k.rsaPub != nil {
 		return k.rsaPub.Size()
 	}
@@ -23,6 +26,9 @@ func (k *Key) SignatureSize() int {
 // the raw signature for RSA and Ed25519. The hash, where the algorithm has
 // one, is computed here. Signing with a public key fails with ErrKeyUsage.
 func (k *Key) Sign(dst, msg []byte) ([]byte, error) {
+	if k.isZero() {
+		return dst, errZeroKey
+	}
 	sp := k.spec
 	switch sp.family {
 	case famLocal:
@@ -90,6 +96,9 @@ func (k *Key) noPrivate() error {
 // not verify, or has the wrong size or encoding for the algorithm, returns
 // an error wrapping ErrSignatureInvalid. MAC comparison is constant-time.
 func (k *Key) Verify(msg, sig []byte) error {
+	if k.isZero() {
+		return errZeroKey
+	}
 	sp := k.spec
 	switch sp.family {
 	case famLocal:

@@ -13,7 +13,6 @@ import (
 
 	"github.com/signet-go/signet"
 	"github.com/signet-go/signet/internal/clip"
-	"github.com/signet-go/signet/internal/clock"
 	"github.com/signet-go/signet/internal/sf"
 )
 
@@ -538,7 +537,7 @@ func (v *Verifier) now() time.Time {
 	if v.p.Now != nil {
 		return v.p.Now()
 	}
-	return clock.Now()
+	return time.Now()
 }
 
 // checkPolicy applies the time windows, required components and nonce

@@ -7,7 +7,6 @@ import (
 
 	"github.com/signet-go/signet"
 	"github.com/signet-go/signet/internal/clip"
-	"github.com/signet-go/signet/internal/clock"
 )
 
 // DefaultMaxSize is the largest token accepted when Policy.MaxSize is zero.
@@ -38,7 +37,7 @@ type Policy struct {
 	Leeway time.Duration
 	// NoExpiry accepts tokens without exp. exp is still enforced when present.
 	NoExpiry bool
-	// Now is the time to validate at; the zero Time means the current time.
+	// Now is the time to validate at; the zero Time means time.Now().
 	Now time.Time
 	// MaxSize is the largest token accepted, in bytes; zero means
 	// DefaultMaxSize. Larger tokens are refused before any other work.
@@ -90,10 +89,11 @@ func sameType(a, b string) bool {
 // validate checks the registered claims against the policy (already
 // checked by check).
 func (p *Policy) validate(c *Claims, has uint8) error {
-	n, lw := clock.Unix(), int64(p.Leeway/time.Second)
-	if !p.Now.IsZero() {
-		n = p.Now.Unix()
+	now := p.Now
+	if now.IsZero() {
+		now = time.Now()
 	}
+	n, lw := now.Unix(), int64(p.Leeway/time.Second)
 	switch {
 	case has&hasExp == 0:
 		if !p.NoExpiry {

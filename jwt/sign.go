@@ -138,9 +138,10 @@ func sign(key *signet.Key, payload []byte, typ string) (string, error) {
 	// past the token's end (RSA's), then encoded into place: the token's
 	// buffer is no larger than the token.
 	var sb [132]byte
-	out := make([]byte, 0, n)
-	scratch := sb[:0]
-	if sigSize > len(sb) {
+	var out, scratch []byte
+	if sigSize <= len(sb) {
+		out, scratch = make([]byte, 0, n), sb[:0]
+	} else {
 		out = make([]byte, 0, n+sigSize)
 		scratch = out[n:n]
 	}

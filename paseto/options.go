@@ -7,7 +7,6 @@ import (
 
 	"github.com/signet-go/signet"
 	"github.com/signet-go/signet/internal/clip"
-	"github.com/signet-go/signet/internal/clock"
 )
 
 // DefaultLifetime is the life of a token issued without exp, when
@@ -36,13 +35,13 @@ type Options struct {
 	Lifetime time.Duration
 	// NoExpiry issues a token without exp when the claims have none.
 	NoExpiry bool
-	// Now is the issuing time; the zero Time means the current time.
+	// Now is the issuing time; the zero Time means time.Now().
 	Now time.Time
 }
 
 func (o *Options) now() time.Time {
 	if o.Now.IsZero() {
-		return clock.Now()
+		return time.Now()
 	}
 	return o.Now
 }
@@ -89,7 +88,7 @@ type Policy struct {
 	Leeway time.Duration
 	// NoExpiry accepts tokens without exp; exp is still enforced if present.
 	NoExpiry bool
-	// Now is the time to validate at; the zero Time means the current time.
+	// Now is the time to validate at; the zero Time means time.Now().
 	Now time.Time
 	// MaxSize is the largest token accepted, in bytes; zero means
 	// DefaultMaxSize. Larger tokens are refused before any other work.
@@ -123,7 +122,7 @@ func (p *Policy) checkFooter(f []byte) error {
 func (p *Policy) validate(c *Claims, has uint8) error {
 	now := p.Now
 	if now.IsZero() {
-		now = clock.Now()
+		now = time.Now()
 	}
 	switch {
 	case has&hasExp == 0:
