@@ -47,3 +47,22 @@ func TestSummarizeAndReport(t *testing.T) {
 		}
 	}
 }
+
+// Rank puts signet first and the target peers next, in the targets' order.
+func TestRank(t *testing.T) {
+	order := []struct{ lang, lib string }{
+		{"go", "signet"},
+		{"rust", "jsonwebtoken-rust_crypto"},
+		{"rust", "jsonwebtoken-aws_lc_rs"},
+		{"java", "jjwt"},
+		{"go", "golang-jwt"},
+	}
+	for i := 1; i < len(order); i++ {
+		if Rank(order[i-1].lang, order[i-1].lib) >= Rank(order[i].lang, order[i].lib) {
+			t.Errorf("%s ranks no earlier than %s", order[i-1].lib, order[i].lib)
+		}
+	}
+	if Rank("node", "jose") != Rank("python", "pyjwt") {
+		t.Error("libraries without a target should share the last rank")
+	}
+}

@@ -25,6 +25,24 @@ var targets = []struct {
 	{"java", "jjwt", 3},
 }
 
+// Rank orders a round's programs: signet first, then the peers its
+// targets name (in the order of the targets), then the others. The runner
+// runs each worker count's programs in this order, so that signet's run and
+// a target peer's of the same round are seconds apart rather than the
+// length of a round (Java's and Python's runs take minutes): the paired
+// per-round ratio then compares runs made under the same machine load.
+func Rank(lang, lib string) int {
+	if lang == "go" && lib == "signet" {
+		return 0
+	}
+	for i, tg := range targets {
+		if tg.lang == lang && tg.lib == lib {
+			return 1 + i
+		}
+	}
+	return 1 + len(targets)
+}
+
 // measured are the records of libraries that ran.
 func measured(recs []Record) []Record {
 	var out []Record

@@ -155,6 +155,14 @@ func run(ctx context.Context, args []string, log io.Writer) error {
 	if len(vs) == 0 {
 		return errors.New("no language could be built")
 	}
+	// Each worker count in turn, signet and its target peers first
+	// (xlang.Rank): the runs a target compares are adjacent in a round.
+	slices.SortStableFunc(vs, func(a, b *variant) int {
+		if a.threads != b.threads {
+			return a.threads - b.threads
+		}
+		return xlang.Rank(a.lang.Name, a.lib) - xlang.Rank(b.lang.Name, b.lib)
+	})
 
 	fmt.Fprintf(log, "xlang: %d programs × %d rounds, interleaved, N = %d\n", len(vs), *rounds, *n)
 	var roundTime time.Duration
