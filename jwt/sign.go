@@ -115,8 +115,7 @@ func SignBytes(key *signet.Key, payload []byte, typ string) (string, error) {
 	return sign(key, payload, typ)
 }
 
-// sign builds header.payload.signature in one exact-size allocation: the
-// raw signature is written past the token's end and encoded into place.
+// sign builds header.payload.signature in one exact-size allocation.
 func sign(key *signet.Key, payload []byte, typ string) (string, error) {
 	if key == nil || !key.CanSign() {
 		return "", fmt.Errorf("%w: signing needs a private or secret key", signet.ErrKeyUsage)
@@ -124,12 +123,13 @@ func sign(key *signet.Key, payload []byte, typ string) (string, error) {
 	if !key.Algorithm().IsJWS() {
 		return "", fmt.Errorf("%w: %s is not a JWS algorithm", signet.ErrAlgorithmMismatch, key.Algorithm())
 	}
-	var hb [128]byte
-	var eb [176]byte
 	var encHdr []byte // the header, base64url-encoded
 	if typ == "JWT" {
 		encHdr = cachedHeader(key)
 	} else {
+		// Declared here, the buffers are zeroed only for other types.
+		var hb [128]byte
+		var eb [176]byte
 		encHdr = b64.AppendEncode(eb[:0], appendHeader(hb[:0], key.Algorithm(), key.KeyID(), typ))
 	}
 	sigSize := key.SignatureSize()

@@ -48,13 +48,19 @@ func TestReport(t *testing.T) {
 		t.Fatalf("%d cases", len(cases))
 	}
 	var progress strings.Builder
-	r := &runner{rounds: 2, progress: &progress}
+	// HS256 sign and verify are rows a target is judged on: three rounds.
+	r := &runner{rounds: 2, targetRounds: 3, progress: &progress}
 	ms := r.run(cases)
-	if !strings.Contains(progress.String(), "12/12") {
+	if !strings.Contains(progress.String(), "18/18") {
 		t.Fatalf("progress: %q", progress.String())
 	}
+	for _, m := range ms {
+		if len(m.ns) != 3 {
+			t.Fatalf("%s: %d rounds, want the targets' 3", m.c.Name(), len(m.ns))
+		}
+	}
 	dir := t.TempDir()
-	rep := newReport(config{mode: "quick", rounds: 2, benchtime: 5 * time.Millisecond}, ms, nil, time.Now())
+	rep := newReport(config{mode: "quick", rounds: 2, targetRounds: 3, benchtime: 5 * time.Millisecond}, ms, nil, time.Now())
 	if err := rep.writeResults(filepath.Join(dir, "results.json")); err != nil {
 		t.Fatal(err)
 	}

@@ -179,7 +179,7 @@ func (r *report) writeMarkdown(path string, charts []chart) error {
 
 Every library works through a small adapter (bench/lab) and signs and
 verifies the same claims with the same keys. Each case runs in %d rounds
-of %v; rounds are interleaved within a group (signet, each peer and the
+of %v (the rows the targets are judged on in %d); rounds are interleaved within a group (signet, each peer and the
 floor, then again, each round rotated by one: A B C, B C A, …) so that a
 slow spell of this shared machine falls on all of them alike, and the
 table shows the **median** of the rounds. Targets and the fastest-row
@@ -199,7 +199,7 @@ exact. Verification always checks the signature, the algorithm and the
 expiry, and decodes the claims. Forged: a token with one signature bit
 flipped, which every library must refuse.
 
-`, r.cfg.rounds, r.cfg.benchtime)
+`, r.cfg.rounds, r.cfg.benchtime, max(r.cfg.rounds, r.cfg.targetRounds))
 	r.writeTargets(&b)
 
 	jwtAlgs := r.algsOf("JWT", lab.JWSAlgs)

@@ -48,14 +48,18 @@ func groupKey(c lab.Case, procs int) string {
 // medians over rounds are reported, and signet is compared with a peer
 // round by round (pairedRatio).
 type runner struct {
-	rounds    int
-	benchtime time.Duration
-	progress  io.Writer
-	tty       bool // redraw one line; otherwise a line per tenth
-	done      int
-	total     int
-	start     time.Time
-	lastTenth int
+	rounds int
+	// targetRounds, when larger, is the number of rounds of the groups a
+	// target of the lab issue is judged on (targetGroup): a target's ratio
+	// is the median of that many paired rounds.
+	targetRounds int
+	benchtime    time.Duration
+	progress     io.Writer
+	tty          bool // redraw one line; otherwise a line per tenth
+	done         int
+	total        int
+	start        time.Time
+	lastTenth    int
 }
 
 // run measures the cases; parallel ones at GOMAXPROCS 1 and 2.
@@ -81,10 +85,12 @@ func (r *runner) run(cases []lab.Case) []*measurement {
 			groups[i] = append(groups[i], m)
 		}
 	}
-	r.total = len(ms) * r.rounds
+	for _, g := range groups {
+		r.total += len(g) * r.roundsOf(g[0])
+	}
 	r.start = time.Now()
 	for _, g := range groups {
-		for round := range r.rounds {
+		for round := range r.roundsOf(g[0]) {
 			// Each round starts one case further on (A B C, B C A, …), so
 			// that no library always runs first after another group.
 			for i := range g {
@@ -97,6 +103,14 @@ func (r *runner) run(cases []lab.Case) []*measurement {
 		fmt.Fprintln(r.progress)
 	}
 	return ms
+}
+
+// roundsOf is the number of rounds of m's group.
+func (r *runner) roundsOf(m *measurement) int {
+	if r.targetRounds > r.rounds && targetGroup(m.c, m.procs) {
+		return r.targetRounds
+	}
+	return r.rounds
 }
 
 // one runs one round of a measurement with testing.Benchmark.

@@ -161,6 +161,23 @@ func (r *report) writeTargets(b *strings.Builder) {
 	}
 }
 
+// targetGroup reports whether a target of the lab issue is judged on the
+// group of case c at procs (writeTargets): HS256 sign and verify, PASETO
+// v4.local encrypt and decrypt, RFC 9421 HMAC sign and verify, serial, on
+// the default payload.
+func targetGroup(c lab.Case, procs int) bool {
+	if c.Parallel || procs != 1 || c.Size != "" {
+		return false
+	}
+	switch c.Format + " " + c.Alg + " " + c.Op {
+	case "JWT HS256 Sign", "JWT HS256 Verify",
+		"PASETO v4.local Encrypt", "PASETO v4.local Decrypt",
+		"HTTPSig hmac-sha256 Sign", "HTTPSig hmac-sha256 Verify":
+		return true
+	}
+	return false
+}
+
 // tieBand is the paired ratio (signet's time over a peer's) up to which a
 // row is a tie whatever the rounds say.
 const tieBand = 1.03
