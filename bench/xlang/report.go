@@ -129,7 +129,7 @@ func Markdown(recs []Record, chartPNG, chartSVG string) string {
 	if scaled > 0 {
 		fmt.Fprintf(&b, " (rows marked * ran %d: the rate is what counts)", scaled)
 	}
-	fmt.Fprintf(&b, ", at %s workers, the programs interleaved (A B C … A B C …) for %d rounds; JWT/s is the median of the rounds, the range in brackets. "+
+	fmt.Fprintf(&b, ", at %s workers, the programs interleaved (A B C … A B C …) for %d rounds, each round one worker count after the other with signet and the peers its targets name first, so that a target compares runs seconds apart; JWT/s is the median of the rounds, the range in brackets, and a target is judged on the median of the rounds' ratios. "+
 		"A worker is a goroutine (GOMAXPROCS = workers), an OS thread (Rust), a virtual or platform thread (Java), a worker thread (Node), a process (Python); "+
 		"with one worker, a runtime's own threads (the JVM's JIT and GC, Node's) may still use another core, which the CPU column shows. "+
 		"Wall and CPU are the whole process's (start-up, reading the list, warm-up); peak RSS is the program's own VmHWM (for Python, its processes' peaks added up: an upper bound, pages shared copy-on-write counted in each); medians.\n\n",

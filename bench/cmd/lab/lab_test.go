@@ -143,3 +143,36 @@ func TestPeerFaster(t *testing.T) {
 		t.Error("three rounds: the paired ratio alone should decide")
 	}
 }
+
+// The floor is the control of a row: a peer faster than signet in every
+// round counts as faster only when it does not beat the floor as well.
+func TestFloorControl(t *testing.T) {
+	mk := func(alg, lib string, ns ...float64) *measurement {
+		return &measurement{c: lab.Case{Format: "JWT", Alg: alg, Op: "Verify", Lib: lib}, procs: 1, ns: ns, bytes: 100}
+	}
+	ms := []*measurement{
+		// ES384: the peer beats signet and the floor in every round.
+		mk("ES384", "floor", 100, 100, 100, 100, 100),
+		mk("ES384", "signet", 101, 101, 101, 101, 101),
+		mk("ES384", "peer", 90, 90, 90, 90, 90),
+		// RS256: the peer beats signet, not the floor: signet is slower.
+		mk("RS256", "floor", 80, 80, 80, 80, 80),
+		mk("RS256", "signet", 101, 101, 101, 101, 101),
+		mk("RS256", "peer", 90, 90, 90, 90, 90),
+	}
+	ms[2].bytes, ms[5].bytes = 200, 200
+	rep := newReport(config{mode: "full", rounds: 5}, ms, nil, time.Now())
+	var b strings.Builder
+	rep.writeTargets(&b)
+	out := b.String()
+	for _, want := range []string{
+		"0 of 2 rows fastest, 1 ties (no peer measurably faster), 1 slower",
+		"measurably faster (by more than 3%, and in every round): JWT RS256/Verify/signet.",
+		"Ties by the floor control",
+		"JWT ES384/Verify/signet (peer, 0.90× the floor's time)",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("targets lack %q:\n%s", want, out)
+		}
+	}
+}

@@ -100,8 +100,12 @@ func (r *report) writeTargets(b *strings.Builder) {
 	// show it (peerFaster): by more than tieBand and in every round. On
 	// public-key rows the primitive is nearly all of the cost and this
 	// machine's noise between rounds is of that order; such rows are ties.
+	// The floor is the control: no library is faster than the primitive
+	// it calls, so in a group where a library beats the floor (beatsFloor)
+	// the run cannot order the libraries, and the row is a tie whichever
+	// way its medians fall.
 	rows, fastest, tied, leaner := 0, 0, 0, 0
-	var slower, ties, heavier []string
+	var slower, ties, uncontrolled, heavier []string
 	for _, m := range r.ms {
 		c := m.c
 		if c.Lib != "signet" || m.failure != "" || len(m.ns) == 0 {
@@ -112,13 +116,18 @@ func (r *report) writeTargets(b *strings.Builder) {
 			continue
 		}
 		rows++
-		isFastest, isTie, isLeaner := true, true, true
+		isFastest, isTie, isLeaner := !r.beatsFloor(m), true, true
+		control := ""
 		for _, p := range peers {
 			if pairedRatio(m, p) >= 1 { // signet's time over the peer's
 				isFastest = false
 			}
 			if peerFaster(m, p) {
-				isTie = false
+				if f := r.floorOf(p); f != nil && r.beatsFloor(p) {
+					control = fmt.Sprintf("%s, %.2f× the floor's time", p.c.Lib, pairedRatio(p, f))
+				} else {
+					isTie = false
+				}
 			}
 			if p.bytes <= m.bytes && m.bytes > 0 {
 				isLeaner = false
@@ -131,6 +140,9 @@ func (r *report) writeTargets(b *strings.Builder) {
 		switch {
 		case isFastest:
 			fastest++
+		case isTie && control != "":
+			tied++
+			uncontrolled = append(uncontrolled, c.Format+" "+name+" ("+control+")")
 		case isTie:
 			tied++
 			ties = append(ties, c.Format+" "+name)
@@ -154,7 +166,10 @@ func (r *report) writeTargets(b *strings.Builder) {
 		fmt.Fprintf(b, "Rows where a peer is measurably faster (by more than 3%%, and in every round): %s.\n\n", strings.Join(slower, "; "))
 	}
 	if len(ties) > 0 {
-		fmt.Fprintf(b, "Ties — a peer's median is faster, but by less than 3%% or not in every round (p ≥ 1/16 that noise alone did it): %s.\n\n", strings.Join(ties, "; "))
+		fmt.Fprintf(b, "Ties — a peer's median is faster, but by less than 3%% or not in every round (p ≥ 1/16 that noise alone did it), or signet's own median is below its floor's: %s.\n\n", strings.Join(ties, "; "))
+	}
+	if len(uncontrolled) > 0 {
+		fmt.Fprintf(b, "Ties by the floor control — a peer is faster in every round, but faster than the floor too, the primitive it calls, so this run cannot order these libraries: %s.\n\n", strings.Join(uncontrolled, "; "))
 	}
 	if len(heavier) > 0 {
 		fmt.Fprintf(b, "Rows where a peer allocates as few bytes or fewer: %s.\n\n", strings.Join(heavier, "; "))
@@ -205,6 +220,25 @@ func peerFaster(s, p *measurement) bool {
 		}
 	}
 	return true
+}
+
+// floorOf returns the floor of m's group, nil when it has none.
+func (r *report) floorOf(m *measurement) *measurement {
+	for _, f := range r.ms {
+		if f.c.Lib == "floor" && f.failure == "" && len(f.ns) > 0 && groupKey(f.c, f.procs) == groupKey(m.c, m.procs) {
+			return f
+		}
+	}
+	return nil
+}
+
+// beatsFloor reports whether m is faster than its group's floor by more
+// than tieBand, round by round: the floor is the primitive every library
+// of the group calls, and beating it is the machine's noise, of a size
+// that leaves the group's libraries unordered by this run.
+func (r *report) beatsFloor(m *measurement) bool {
+	f := r.floorOf(m)
+	return f != nil && pairedRatio(m, f)*tieBand < 1
 }
 
 // peersOf returns the peers' measurements of signet's case.
