@@ -157,6 +157,13 @@ func jwtCases(k *Keys, alg, size string, parallel bool) ([]Case, error) {
 		Case{Format: "JWT", Alg: alg, Op: "RoundTrip", Lib: "floor", Size: sz, Run: loop(func() { floor.sign(); floor.verify() })},
 		Case{Format: "JWT", Alg: alg, Op: "Forged", Lib: "floor", Size: sz, Run: loop(floor.forged)},
 	)
+	if size == "small" {
+		c, err := keyInitFloor(k, alg)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
 	for _, lib := range JWTLibs() {
 		if !slices.Contains(lib.Algs(), alg) {
 			continue

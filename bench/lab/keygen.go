@@ -1,10 +1,13 @@
 package lab
 
 import (
+	"bytes"
 	"crypto/ecdsa"
 	"crypto/ed25519"
 	"crypto/elliptic"
 	"crypto/rand"
+	"crypto/x509"
+	"encoding/pem"
 
 	"github.com/signet-go/signet"
 )
@@ -37,4 +40,40 @@ func keyGenCases(alg string) []Case {
 			}
 		})},
 	}
+}
+
+// keyInitFloor is the floor of the KeyInit cases: what every library's
+// initialisation must at least do with the key as a service stores it —
+// decode the PEM and parse the PKCS #8 key with crypto/x509 (which checks
+// an RSA key and derives an EC or Ed25519 public half), or, for HMAC, copy
+// the secret.
+func keyInitFloor(k *Keys, alg string) (Case, error) {
+	spec, err := k.PEMSpec(alg)
+	if err != nil {
+		return Case{}, err
+	}
+	c := Case{Format: "JWT", Alg: alg, Op: "KeyInit", Lib: "floor"}
+	// The last result is kept, so that the work cannot be dropped.
+	if spec.PEM == nil {
+		var keep []byte
+		secret := spec.Secret
+		c.Run = loop(func() { keep = bytes.Clone(secret) })
+		_ = keep
+		return c, nil
+	}
+	var keep any
+	data := spec.PEM
+	c.Run = loop(func() {
+		block, _ := pem.Decode(data)
+		if block == nil {
+			panic("floor: no PEM block")
+		}
+		key, err := x509.ParsePKCS8PrivateKey(block.Bytes)
+		if err != nil {
+			panic(err)
+		}
+		keep = key
+	})
+	_ = keep
+	return c, nil
 }
