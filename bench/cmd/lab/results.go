@@ -21,8 +21,8 @@ type report struct {
 	sec     *security
 	started time.Time
 	env     envInfo
-	floors  map[string]float64 // group key → the floor's median ns/op
-	xlang   []xlang.Record     // the cross-language run's, when present
+	floors  map[string]*measurement // group key → the group's floor
+	xlang   []xlang.Record          // the cross-language run's, when present
 }
 
 // envInfo describes the machine and the software measured.
@@ -36,10 +36,10 @@ type envInfo struct {
 }
 
 func newReport(cfg config, ms []*measurement, sec *security, started time.Time) *report {
-	r := &report{cfg: cfg, ms: ms, sec: sec, started: started, env: environment(), floors: map[string]float64{}}
+	r := &report{cfg: cfg, ms: ms, sec: sec, started: started, env: environment(), floors: map[string]*measurement{}}
 	for _, m := range ms {
-		if m.c.Lib == "floor" && m.failure == "" {
-			r.floors[groupKey(m.c, m.procs)] = m.median()
+		if m.c.Lib == "floor" && m.failure == "" && len(m.ns) > 0 {
+			r.floors[groupKey(m.c, m.procs)] = m
 		}
 	}
 	return r
@@ -48,11 +48,11 @@ func newReport(cfg config, ms []*measurement, sec *security, started time.Time) 
 // floorRatio is a measurement's median over its group's floor (0 when
 // there is no floor).
 func (r *report) floorRatio(m *measurement) float64 {
-	f := r.floors[groupKey(m.c, m.procs)]
-	if f == 0 || m.failure != "" {
+	f := r.floorOf(m)
+	if f == nil || f.median() == 0 || m.failure != "" {
 		return 0
 	}
-	return m.median() / f
+	return m.median() / f.median()
 }
 
 // record is one line of results.json (DESIGN.md §6); size and threads

@@ -224,12 +224,7 @@ func peerFaster(s, p *measurement) bool {
 
 // floorOf returns the floor of m's group, nil when it has none.
 func (r *report) floorOf(m *measurement) *measurement {
-	for _, f := range r.ms {
-		if f.c.Lib == "floor" && f.failure == "" && len(f.ns) > 0 && groupKey(f.c, f.procs) == groupKey(m.c, m.procs) {
-			return f
-		}
-	}
-	return nil
+	return r.floors[groupKey(m.c, m.procs)]
 }
 
 // beatsFloor reports whether m is faster than its group's floor by more
