@@ -327,18 +327,18 @@ func (k *Key) KeyID() string { return k.kid }
 // CanSign reports whether the key holds private (or secret) material: it
 // can sign, or for a PASETO local key, encrypt.
 func (k *Key) CanSign() bool {
-	return k.keyData != nil && (k.secret != nil || k.rsaPri != nil || k.ecPri != nil || k.edPri != nil)
+	return !k.isZero() && (k.secret != nil || k.rsaPri != nil || k.ecPri != nil || k.edPri != nil)
 }
 
 // Symmetric reports whether the key is a shared secret (HMAC, PASETO local).
-func (k *Key) Symmetric() bool { return k.keyData != nil && k.secret != nil }
+func (k *Key) Symmetric() bool { return !k.isZero() && k.secret != nil }
 
 // Secret returns the secret of a symmetric key (HMAC or PASETO local) or
 // nil. The slice is the key's own and must not be modified: it is for
 // packages that derive cryptographic state from the key. To export a key,
 // use Material.
 func (k *Key) Secret() []byte {
-	if k.keyData == nil {
+	if k.isZero() {
 		return nil
 	}
 	return k.secret
@@ -402,7 +402,7 @@ func (k *Key) Public() (*Key, error) {
 // secrets; use it for export only. A zero Key has none: nil.
 func (k *Key) Material() any {
 	switch {
-	case k.keyData == nil:
+	case k.isZero():
 		return nil
 	case k.Symmetric():
 		return append([]byte(nil), k.Secret()...)
@@ -427,7 +427,7 @@ func (k *Key) Material() any {
 // would sign under a wrong public key: it is never handed out itself.
 func (k *Key) PublicMaterial() crypto.PublicKey {
 	switch {
-	case k.keyData == nil:
+	case k.isZero():
 		return nil
 	case k.rsaPub != nil:
 		return k.rsaPub
@@ -442,7 +442,7 @@ func (k *Key) PublicMaterial() crypto.PublicKey {
 // Equal reports whether k and o hold the same material for the same
 // algorithm (key IDs are not compared). Secrets are compared in constant time.
 func (k *Key) Equal(o *Key) bool {
-	if k == nil || o == nil || k.keyData == nil || o.keyData == nil || k.spec != o.spec || k.CanSign() != o.CanSign() {
+	if k == nil || o == nil || k.isZero() || o.isZero() || k.spec != o.spec || k.CanSign() != o.CanSign() {
 		return false
 	}
 	switch {
