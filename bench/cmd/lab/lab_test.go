@@ -167,9 +167,82 @@ func TestFloorControl(t *testing.T) {
 	out := b.String()
 	for _, want := range []string{
 		"0 of 2 rows fastest, 1 ties (no peer measurably faster), 1 slower",
-		"measurably faster (by more than 3%, and in every round): JWT RS256/Verify/signet.",
+		"measurably faster (by more than 3%, and in every round of both passes): JWT RS256/Verify/signet.",
 		"Ties by the floor control",
 		"JWT ES384/Verify/signet (peer, 0.90× the floor's time)",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("targets lack %q:\n%s", want, out)
+		}
+	}
+}
+
+// A group where a peer is faster in every round is measured again (the
+// confirmation pass); a group where it is not runs once.
+func TestConfirmationPass(t *testing.T) {
+	if err := flag.Set("test.benchtime", "2ms"); err != nil {
+		t.Fatal(err)
+	}
+	work := func(n int) func(b *testing.B) {
+		return func(b *testing.B) {
+			for b.Loop() {
+				h := uint64(1)
+				for i := range n {
+					h = h*31 + uint64(i)
+				}
+				sink = h
+			}
+		}
+	}
+	mk := func(alg, lib string, n int) lab.Case {
+		return lab.Case{Format: "JWT", Alg: alg, Op: "Verify", Lib: lib, Run: work(n)}
+	}
+	cases := []lab.Case{
+		mk("RS256", "signet", 4000), mk("RS256", "peer", 1000), // the peer is four times faster
+		mk("HS256", "signet", 1000), mk("HS256", "peer", 4000),
+	}
+	var progress strings.Builder
+	r := &runner{rounds: 4, progress: &progress}
+	ms := r.run(cases)
+	for _, m := range ms {
+		want := 0
+		if m.c.Alg == "RS256" {
+			want = 4
+		}
+		if len(m.ns) != 4 || len(m.confirm) != want {
+			t.Errorf("%s: %d rounds and %d confirmation rounds, want 4 and %d", m.c.Name(), len(m.ns), len(m.confirm), want)
+		}
+	}
+	if !strings.Contains(progress.String(), "24/24") || !strings.Contains(progress.String(), "confirmation pass: 1 groups") {
+		t.Errorf("progress: %q", progress.String())
+	}
+}
+
+var sink uint64
+
+// The report counts a peer faster only when the confirmation pass shows it
+// again; what it does not confirm is a tie, listed with both passes' ratios.
+func TestConfirmedVerdict(t *testing.T) {
+	mk := func(alg, lib string, first, second float64) *measurement {
+		return &measurement{c: lab.Case{Format: "JWT", Alg: alg, Op: "Verify", Lib: lib}, procs: 1, bytes: 100,
+			ns: []float64{first, first, first, first, first}, confirm: []float64{second, second, second, second, second}}
+	}
+	ms := []*measurement{
+		// ES256: faster in the first pass only.
+		mk("ES256", "signet", 100, 100), mk("ES256", "peer", 90, 101),
+		// RS256: faster in both passes.
+		mk("RS256", "signet", 100, 100), mk("RS256", "peer", 90, 90),
+	}
+	ms[1].bytes, ms[3].bytes = 200, 200
+	rep := newReport(config{mode: "full", rounds: 5}, ms, nil, time.Now())
+	var b strings.Builder
+	rep.writeTargets(&b)
+	out := b.String()
+	for _, want := range []string{
+		"0 of 2 rows fastest, 1 ties (no peer measurably faster), 1 slower",
+		"in every round of both passes): JWT RS256/Verify/signet.",
+		"Ties by the confirmation pass",
+		"JWT ES256/Verify/signet (peer: 0.90× signet's time in the first pass, 1.01× in the second)",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("targets lack %q:\n%s", want, out)

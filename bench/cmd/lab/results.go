@@ -72,7 +72,8 @@ type record struct {
 	OpsPerS     float64   `json:"ops_per_s,omitempty"`
 	Runs        int       `json:"runs,omitempty"`
 	FloorRatio  float64   `json:"floor_ratio,omitempty"`
-	RoundsNs    []float64 `json:"ns_per_op_rounds,omitempty"` // each round's ns/op, in round order
+	RoundsNs    []float64 `json:"ns_per_op_rounds,omitempty"`  // each round's ns/op, in round order
+	ConfirmNs   []float64 `json:"ns_per_op_confirm,omitempty"` // the confirmation pass's rounds, when the group had one
 	Error       string    `json:"error,omitempty"`
 }
 
@@ -99,6 +100,9 @@ func (r *report) records() []record {
 		}
 		for _, ns := range m.ns {
 			rec.RoundsNs = append(rec.RoundsNs, round(ns, 1))
+		}
+		for _, ns := range m.confirm {
+			rec.ConfirmNs = append(rec.ConfirmNs, round(ns, 1))
 		}
 		out = append(out, rec)
 	}

@@ -103,9 +103,10 @@ func (r *report) writeTargets(b *strings.Builder) {
 	// The floor is the control: no library is faster than the primitive
 	// it calls, so in a group where a library beats the floor (beatsFloor)
 	// the run cannot order the libraries, and the row is a tie whichever
-	// way its medians fall.
+	// way its medians fall. A peer faster in the first pass and not in the
+	// confirmation pass's fresh rounds (runner.run) is a tie as well.
 	rows, fastest, tied, leaner := 0, 0, 0, 0
-	var slower, ties, uncontrolled, heavier []string
+	var slower, ties, uncontrolled, unconfirmed, heavier []string
 	for _, m := range r.ms {
 		c := m.c
 		if c.Lib != "signet" || m.failure != "" || len(m.ns) == 0 {
@@ -116,18 +117,21 @@ func (r *report) writeTargets(b *strings.Builder) {
 			continue
 		}
 		rows++
+		floor := r.floorOf(m)
 		isFastest, isTie, isLeaner := !r.beatsFloor(m), true, true
-		control := ""
+		control, notAgain := "", ""
 		for _, p := range peers {
 			if pairedRatio(m, p) >= 1 { // signet's time over the peer's
 				isFastest = false
 			}
-			if peerFaster(m, p) {
-				if f := r.floorOf(p); f != nil && r.beatsFloor(p) {
-					control = fmt.Sprintf("%s, %.2f× the floor's time", p.c.Lib, pairedRatio(p, f))
-				} else {
-					isTie = false
-				}
+			switch {
+			case !peerFaster(m, p):
+			case floor != nil && belowFloor(p, floor):
+				control = fmt.Sprintf("%s, %.2f× the floor's time", p.c.Lib, pairedRatio(p, floor))
+			case m.confirm != nil && !outpaces(m.confirmation(), p.confirmation(), floor.confirmation()):
+				notAgain = fmt.Sprintf("%s: %.2f× signet's time in the first pass, %.2f× in the second", p.c.Lib, pairedRatio(p, m), pairedRatio(p.confirmation(), m.confirmation()))
+			default:
+				isTie = false
 			}
 			if p.bytes <= m.bytes && m.bytes > 0 {
 				isLeaner = false
@@ -143,6 +147,9 @@ func (r *report) writeTargets(b *strings.Builder) {
 		case isTie && control != "":
 			tied++
 			uncontrolled = append(uncontrolled, c.Format+" "+name+" ("+control+")")
+		case isTie && notAgain != "":
+			tied++
+			unconfirmed = append(unconfirmed, c.Format+" "+name+" ("+notAgain+")")
 		case isTie:
 			tied++
 			ties = append(ties, c.Format+" "+name)
@@ -163,13 +170,16 @@ func (r *report) writeTargets(b *strings.Builder) {
 	}
 	b.WriteString("\n")
 	if len(slower) > 0 {
-		fmt.Fprintf(b, "Rows where a peer is measurably faster (by more than 3%%, and in every round): %s.\n\n", strings.Join(slower, "; "))
+		fmt.Fprintf(b, "Rows where a peer is measurably faster (by more than 3%%, and in every round of both passes): %s.\n\n", strings.Join(slower, "; "))
 	}
 	if len(ties) > 0 {
 		fmt.Fprintf(b, "Ties — a peer's median is faster, but by less than 3%% or not in every round (p ≥ 1/16 that noise alone did it), or signet's own median is below its floor's: %s.\n\n", strings.Join(ties, "; "))
 	}
 	if len(uncontrolled) > 0 {
 		fmt.Fprintf(b, "Ties by the floor control — a peer is faster in every round, but faster than the floor too, the primitive it calls, so this run cannot order these libraries: %s.\n\n", strings.Join(uncontrolled, "; "))
+	}
+	if len(unconfirmed) > 0 {
+		fmt.Fprintf(b, "Ties by the confirmation pass — a peer was faster in every round of the first pass, and the fresh rounds of the second did not show it again: %s.\n\n", strings.Join(unconfirmed, "; "))
 	}
 	if len(heavier) > 0 {
 		fmt.Fprintf(b, "Rows where a peer allocates as few bytes or fewer: %s.\n\n", strings.Join(heavier, "; "))
@@ -222,6 +232,21 @@ func peerFaster(s, p *measurement) bool {
 	return true
 }
 
+// outpaces reports whether rounds show peer p faster than signet's s
+// (peerFaster) with the floor f of their group, nil when it has none, not
+// beaten as well: a library faster than the primitive it calls is the
+// machine's noise, not a faster library.
+func outpaces(s, p, f *measurement) bool {
+	if s == nil || p == nil {
+		return false
+	}
+	return peerFaster(s, p) && (f == nil || !belowFloor(p, f))
+}
+
+// belowFloor reports whether m is faster than the floor f by more than
+// tieBand, by their paired rounds.
+func belowFloor(m, f *measurement) bool { return pairedRatio(m, f)*tieBand < 1 }
+
 // floorOf returns the floor of m's group, nil when it has none.
 func (r *report) floorOf(m *measurement) *measurement {
 	return r.floors[groupKey(m.c, m.procs)]
@@ -233,7 +258,7 @@ func (r *report) floorOf(m *measurement) *measurement {
 // that leaves the group's libraries unordered by this run.
 func (r *report) beatsFloor(m *measurement) bool {
 	f := r.floorOf(m)
-	return f != nil && pairedRatio(m, f)*tieBand < 1
+	return f != nil && belowFloor(m, f)
 }
 
 // peersOf returns the peers' measurements of signet's case.
