@@ -7,12 +7,12 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"strconv"
 	"sync"
 	"time"
 
 	"github.com/signet-go/signet"
 	"github.com/signet-go/signet/internal/clip"
+	"github.com/signet-go/signet/internal/itoa"
 	"github.com/signet-go/signet/internal/sf"
 )
 
@@ -276,13 +276,13 @@ func (s *Signer) sign(m *message, h http.Header, defaults []Component) error {
 	}
 	created := now().Unix()
 	if !s.o.NoCreated {
-		in = strconv.AppendInt(append(in, ";created="...), created, 10)
+		in = itoa.Append(append(in, ";created="...), created)
 	}
 	switch {
 	case s.o.Expires > 0:
-		in = strconv.AppendInt(append(in, ";expires="...), created+int64((s.o.Expires+time.Second-1)/time.Second), 10)
+		in = itoa.Append(append(in, ";expires="...), created+int64((s.o.Expires+time.Second-1)/time.Second))
 	case !s.o.ExpiresAt.IsZero():
-		in = strconv.AppendInt(append(in, ";expires="...), s.o.ExpiresAt.Unix(), 10)
+		in = itoa.Append(append(in, ";expires="...), s.o.ExpiresAt.Unix())
 	}
 	if s.o.Nonce {
 		var n [24]byte

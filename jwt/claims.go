@@ -3,11 +3,11 @@ package jwt
 import (
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/signet-go/signet"
+	"github.com/signet-go/signet/internal/itoa"
 	"github.com/signet-go/signet/internal/jsonx"
 )
 
@@ -162,15 +162,15 @@ func (c *Claims) appendJSON(b []byte) []byte {
 	}
 	if c.ExpiresAt != 0 {
 		b = append(sep(b), `"exp":`...)
-		b = strconv.AppendInt(b, int64(c.ExpiresAt), 10)
+		b = itoa.Append(b, int64(c.ExpiresAt))
 	}
 	if c.NotBefore != 0 {
 		b = append(sep(b), `"nbf":`...)
-		b = strconv.AppendInt(b, int64(c.NotBefore), 10)
+		b = itoa.Append(b, int64(c.NotBefore))
 	}
 	if c.IssuedAt != 0 {
 		b = append(sep(b), `"iat":`...)
-		b = strconv.AppendInt(b, int64(c.IssuedAt), 10)
+		b = itoa.Append(b, int64(c.IssuedAt))
 	}
 	if c.ID != "" {
 		b = append(sep(b), `"jti":`...)

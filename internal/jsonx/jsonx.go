@@ -9,6 +9,7 @@
 package jsonx
 
 import (
+	"encoding/binary"
 	"errors"
 	"math/bits"
 	"strconv"
@@ -271,6 +272,18 @@ func PlainRun(s string, i int) int {
 			return i + bits.TrailingZeros64(m)/8
 		}
 		i += 8
+	}
+	if i < len(s) && len(s) >= 8 {
+		// The last eight bytes in one load, those before i (which need
+		// not be plain) replaced by plain ones: a stop among them would
+		// borrow from the next byte, and only the lowest mark is exact.
+		e := len(s) - 8
+		before := uint64(1)<<(8*(i-e)) - 1
+		m := stops(load64(s[e:])&^before | 'a'*0x0101010101010101&before)
+		if m == 0 {
+			return len(s)
+		}
+		return e + bits.TrailingZeros64(m)/8
 	}
 	for i < len(s) && plain[s[i]] {
 		i++
@@ -1019,10 +1032,40 @@ func intValue(raw string) (int64, bool) {
 	return int64(f), true
 }
 
+// appendPlain appends s quoted when it is at least eight bytes long, all
+// plain, and dst has room: each eight bytes are checked (stops) and stored
+// in one step, the last eight by an overlapping load. ok = false leaves
+// the work to AppendString.
+func appendPlain(dst []byte, s string) (out []byte, ok bool) {
+	n := len(dst)
+	if len(s) < 8 || cap(dst)-n < len(s)+2 {
+		return dst, false
+	}
+	d := dst[n : n+len(s)+2]
+	d[0] = '"'
+	for i := 0; i+8 <= len(s); i += 8 {
+		x := load64(s[i : i+8])
+		if stops(x) != 0 {
+			return dst, false
+		}
+		binary.LittleEndian.PutUint64(d[1+i:], x)
+	}
+	x := load64(s[len(s)-8:])
+	if stops(x) != 0 {
+		return dst, false
+	}
+	binary.LittleEndian.PutUint64(d[1+len(s)-8:], x)
+	d[len(d)-1] = '"'
+	return dst[:n+len(d)], true
+}
+
 // AppendString appends s as a JSON string literal. Quotes, backslashes and
 // control characters are escaped; invalid UTF-8 becomes U+FFFD, as
 // encoding/json does.
 func AppendString(dst []byte, s string) []byte {
+	if out, ok := appendPlain(dst, s); ok {
+		return out
+	}
 	const hexd = "0123456789abcdef"
 	dst = append(dst, '"')
 	start := 0

@@ -126,19 +126,57 @@ func TestInt(t *testing.T) {
 }
 
 func TestAppendString(t *testing.T) {
-	for _, s := range []string{"", "plain", "q\"b\\", "\n\r\t\x00\x1f", "é日本😀", "bad\xffutf8", "<&>\u2028"} {
-		got := string(AppendString(nil, s))
-		var back string
-		if err := json.Unmarshal([]byte(got), &back); err != nil {
-			t.Fatalf("%q → %s: %v", s, got, err)
-		}
-		if back != strings.ToValidUTF8(s, "\ufffd") {
-			t.Fatalf("%q → %s → %q", s, got, back)
-		}
-		if err := Valid(got); err != nil {
-			t.Fatalf("%s: %v", got, err)
+	for _, s := range []string{"", "plain", "q\"b\\", "\n\r\t\x00\x1f", "é日本😀", "bad\xffutf8", "<&>\u2028",
+		"https://issuer.example.com", "exactly8", "sixteen bytes ok", "plain until the end\"", "\"then plain text"} {
+		checkAppendString(t, s)
+	}
+}
+
+// checkAppendString checks AppendString(dst, s) with and without room in
+// dst (appendPlain's way and the general one): encoding/json reads back s,
+// and dst's bytes are kept.
+func checkAppendString(t *testing.T, s string) {
+	t.Helper()
+	ref := string(AppendString(nil, s))
+	for _, room := range []int{0, len(s) + 1, len(s) + 2, len(s) + 64} {
+		dst := append(make([]byte, 0, 3+room), "pre"...)
+		if got := string(AppendString(dst, s)); got != "pre"+ref {
+			t.Fatalf("AppendString(%q) with room %d = %q, want %q", s, room, got, "pre"+ref)
 		}
 	}
+	var back string
+	if err := json.Unmarshal([]byte(ref), &back); err != nil {
+		t.Fatalf("%q → %s: %v", s, ref, err)
+	}
+	if want := eachInvalidByte(s); back != want {
+		t.Fatalf("%q → %s → %q, want %q", s, ref, back, want)
+	}
+	if err := Valid(ref); err != nil {
+		t.Fatalf("%s: %v", ref, err)
+	}
+}
+
+// eachInvalidByte is s with each byte that is not part of valid UTF-8
+// replaced by U+FFFD, as encoding/json writes it.
+func eachInvalidByte(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 {
+			b.WriteString("\ufffd")
+		} else {
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+	return b.String()
+}
+
+func FuzzAppendString(f *testing.F) {
+	for _, s := range []string{"https://issuer.example.com", "plain until the end\"", "\x00abcdefghij", "é日本😀 and more"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) { checkAppendString(t, s) })
 }
 
 // FuzzValid checks the scanner against encoding/json, the stricter rules
@@ -195,6 +233,48 @@ func TestPlainRun(t *testing.T) {
 			t.Errorf("byte %#x at 2: %d want %d", c, got, want)
 		}
 	}
+}
+
+// plainRunRef is PlainRun a byte at a time.
+func plainRunRef(s string, i int) int {
+	for i < len(s) && plain[s[i]] {
+		i++
+	}
+	return i
+}
+
+// PlainRun from every start, with a stop of every kind before the start
+// (where the last eight-byte load overlaps it) and after it.
+func TestPlainRunFrom(t *testing.T) {
+	for _, stop := range []byte{0, 0x1f, '"', '\\', 0x80, 0xff} {
+		for n := 0; n <= 20; n++ {
+			for at := -1; at < n; at++ {
+				b := []byte(strings.Repeat(" ", n)) // the space: one below a borrow's reach
+				if at >= 0 {
+					b[at] = stop
+				}
+				s := string(b)
+				for i := 0; i <= n; i++ {
+					if got, want := PlainRun(s, i), plainRunRef(s, i); got != want {
+						t.Fatalf("PlainRun(%q, %d) = %d, want %d", s, i, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+func FuzzPlainRun(f *testing.F) {
+	f.Add("abcdefghijkl\x01 mnop", 13)
+	f.Add("\"\x00 abcdefgh", 2)
+	f.Fuzz(func(t *testing.T, s string, i int) {
+		if i < 0 || i > len(s) {
+			return
+		}
+		if got, want := PlainRun(s, i), plainRunRef(s, i); got != want {
+			t.Fatalf("PlainRun(%q, %d) = %d, want %d", s, i, got, want)
+		}
+	})
 }
 
 func TestScanInt(t *testing.T) {
