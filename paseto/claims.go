@@ -251,7 +251,7 @@ func encodeEmbedded[T any](scratch []byte, claims T, o *Options) ([]byte, error)
 // encode writes c with the issuing defaults, without reflection.
 func (c *Claims) encode(scratch []byte, o *Options) []byte {
 	cc := *c
-	o.defaults(&cc, o.now())
+	o.defaults(&cc)
 	cc.normalize()
 	return cc.appendJSON(scratch)
 }

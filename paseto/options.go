@@ -54,7 +54,11 @@ func (o *Options) lifetime() time.Duration {
 }
 
 // defaults sets iat and exp where c lacks them.
-func (o *Options) defaults(c *Claims, now time.Time) {
+func (o *Options) defaults(c *Claims) {
+	if !c.IssuedAt.IsZero() && (!c.ExpiresAt.IsZero() || o.NoExpiry) {
+		return // nothing to fill in: the clock is not read
+	}
+	now := o.now()
 	if c.IssuedAt.IsZero() {
 		c.IssuedAt = now
 	}

@@ -112,18 +112,49 @@ func daysFromCivil(y, m, d int) int64 {
 	return int64(era)*146097 + int64(doe) - 719468
 }
 
-// appendTime writes t as RFC 3339 in UTC, whole seconds (PASETO: writers
-// SHOULD omit fractional seconds, Z is recommended).
-func appendTime(b []byte, t time.Time) []byte {
-	t = t.UTC()
-	y, mo, d := t.Date()
-	h, mi, s := t.Clock()
-	if y < 0 || y > 9999 {
-		return t.Truncate(time.Second).AppendFormat(b, time.RFC3339)
+// civilFromDays is daysFromCivil's inverse: the date of a day counted
+// from 1970-01-01 (H. Hinnant's algorithm, in proleptic Gregorian).
+func civilFromDays(days int64) (y, m, d int) {
+	z := days + 719468
+	era := z / 146097
+	if z < 0 && z%146097 != 0 {
+		era--
 	}
+	doe := int(z - era*146097)                             // [0, 146096]
+	yoe := (doe - doe/1460 + doe/36524 - doe/146096) / 365 // [0, 399]
+	doy := doe - (365*yoe + yoe/4 - yoe/100)               // [0, 365]
+	mp := (5*doy + 2) / 153                                // [0, 11], from March
+	d = doy - (153*mp+2)/5 + 1
+	m = mp + 3
+	if m > 12 {
+		m -= 12
+	}
+	y = yoe + int(era)*400
+	if m <= 2 {
+		y++
+	}
+	return y, m, d
+}
+
+// appendTime writes t as RFC 3339 in UTC, whole seconds (PASETO: writers
+// SHOULD omit fractional seconds, Z is recommended). The date comes from
+// t's Unix seconds by civilFromDays, without time.Time's calendar
+// methods.
+func appendTime(b []byte, t time.Time) []byte {
+	secs := t.Unix()
+	days := secs / 86400
+	if secs%86400 < 0 {
+		days--
+	}
+	sod := int(secs - days*86400)
+	y, mo, d := civilFromDays(days)
+	if y < 0 || y > 9999 {
+		return t.UTC().Truncate(time.Second).AppendFormat(b, time.RFC3339)
+	}
+	h, mi, s := sod/3600, sod/60%60, sod%60
 	return append(b,
 		byte('0'+y/1000), byte('0'+y/100%10), byte('0'+y/10%10), byte('0'+y%10), '-',
-		byte('0'+int(mo)/10), byte('0'+int(mo)%10), '-', byte('0'+d/10), byte('0'+d%10), 'T',
+		byte('0'+mo/10), byte('0'+mo%10), '-', byte('0'+d/10), byte('0'+d%10), 'T',
 		byte('0'+h/10), byte('0'+h%10), ':', byte('0'+mi/10), byte('0'+mi%10), ':',
 		byte('0'+s/10), byte('0'+s%10), 'Z')
 }

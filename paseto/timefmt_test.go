@@ -38,3 +38,26 @@ func TestParseTime(t *testing.T) {
 		t.Errorf("appendTime: %s", b)
 	}
 }
+
+// appendTime against time.Time's own RFC 3339 formatting, on every day of
+// years 0000 to 9999 (each at a different second of the day), around the
+// epoch, and outside the four-digit years (the fallback).
+func TestAppendTimeEveryDay(t *testing.T) {
+	first := time.Date(0, 1, 1, 0, 0, 0, 0, time.UTC).Unix()
+	last := time.Date(9999, 12, 31, 23, 59, 59, 0, time.UTC).Unix()
+	var got, want []byte
+	check := func(secs int64) {
+		tm := time.Unix(secs, 123456789)
+		got = appendTime(got[:0], tm)
+		want = tm.UTC().Truncate(time.Second).AppendFormat(want[:0], time.RFC3339)
+		if string(got) != string(want) {
+			t.Fatalf("appendTime(%d) = %s, want %s", secs, got, want)
+		}
+	}
+	for day := int64(0); first+day*86400 <= last; day++ {
+		check(first + day*86400 + day*7919%86400) // each day once, at a second that moves
+	}
+	for _, secs := range []int64{first, first - 1, last, last + 1, -1, 0, 1, 86399, 86400, -86400, -86401, 951782400, 4107542400} {
+		check(secs)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -303,16 +304,30 @@ func loop(f func()) func(b *testing.B) {
 
 // parallelLoop runs on GOMAXPROCS goroutines the function each gets from
 // make (state that is not goroutine-safe, a floor's hash, is per
-// goroutine).
+// goroutine). A panic in one of them is raised again in the benchmark's
+// own goroutine once they are done, where the caller can recover it (a
+// panic left in a worker goroutine would end the process).
 func parallelLoop(make func() func()) func(b *testing.B) {
 	return func(b *testing.B) {
 		b.ReportAllocs()
+		var once sync.Once
+		var panicked any
 		b.RunParallel(func(pb *testing.PB) {
+			defer func() {
+				if e := recover(); e != nil {
+					once.Do(func() { panicked = e })
+					for pb.Next() { // RunParallel fails a body that leaves work undone
+					}
+				}
+			}()
 			f := make()
 			for pb.Next() {
 				f()
 			}
 		})
+		if panicked != nil {
+			panic(panicked)
+		}
 	}
 }
 

@@ -213,7 +213,9 @@ func TestConfirmationPass(t *testing.T) {
 			t.Errorf("%s: %d rounds and %d confirmation rounds, want 4 and %d", m.c.Name(), len(m.ns), len(m.confirm), want)
 		}
 	}
-	if !strings.Contains(progress.String(), "24/24") || !strings.Contains(progress.String(), "confirmation pass: 1 groups") {
+	// The bar goes on in tenths of the new total (17 of 24 is a new
+	// tenth after 16 of 24) and ends full.
+	if !strings.Contains(progress.String(), "17/24") || !strings.Contains(progress.String(), "24/24") || !strings.Contains(progress.String(), "confirmation pass: 1 groups") {
 		t.Errorf("progress: %q", progress.String())
 	}
 }
@@ -246,6 +248,29 @@ func TestConfirmedVerdict(t *testing.T) {
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("targets lack %q:\n%s", want, out)
+		}
+	}
+}
+
+// A case failing in the confirmation pass keeps its first pass's rounds
+// and failure-free status; the report lists it, and without a complete
+// second pass the first pass's verdict stands.
+func TestConfirmationFailure(t *testing.T) {
+	m := &measurement{c: lab.Case{Format: "JWT", Alg: "ES256", Op: "Verify", Lib: "peer", Run: func(*testing.B) { panic("boom") }},
+		procs: 1, bytes: 200, ns: []float64{90, 90, 90, 90, 90}}
+	(&runner{rounds: 5}).one(m, true)
+	if m.failure != "" || m.confirmFailure != "boom" || len(m.ns) != 5 || len(m.confirm) != 0 {
+		t.Fatalf("after a failed confirmation round: failure %q, confirmFailure %q, %d rounds, %d confirmation rounds", m.failure, m.confirmFailure, len(m.ns), len(m.confirm))
+	}
+	s := &measurement{c: lab.Case{Format: "JWT", Alg: "ES256", Op: "Verify", Lib: "signet"}, procs: 1, bytes: 100,
+		ns: []float64{100, 100, 100, 100, 100}, confirm: []float64{100, 100, 100, 100, 100}}
+	rep := newReport(config{mode: "full", rounds: 5}, []*measurement{s, m}, nil, time.Now())
+	var b strings.Builder
+	rep.writeTargets(&b)
+	rep.writeFailures(&b)
+	for _, want := range []string{"0 of 1 rows fastest, 0 ties (no peer measurably faster), 1 slower", "in the confirmation pass (the first pass's rounds stand): boom"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("report lacks %q:\n%s", want, b.String())
 		}
 	}
 }

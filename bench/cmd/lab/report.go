@@ -189,14 +189,15 @@ would pair runs minutes apart). A peer counts as faster than signet in a
 row only when the run shows it: by more than 3%% and in every round (a
 sign test: noise alone orders four paired rounds one way with chance
 1/16, five with 1/32); other rows where a peer's median is ahead are
-listed as ties. A run makes hundreds of such comparisons, and about one
-in thirty between equals comes out "faster in every round" by chance, so
-a group where a peer looks faster is measured again in as many fresh
-rounds (the **confirmation pass**); the peer counts as faster only when
-the second pass shows it too, and what it does not confirm is listed. The
-floor is the control: no library is faster than the primitive it calls,
-so where a library beats its floor by more than 3%% the run cannot order
-that row's libraries and the row is a tie, listed with the figure. The **floor** is the raw primitive on input of the same size
+listed as ties. A run makes hundreds of such comparisons, and between
+equals one in 32 comes out "faster in every round" by chance (one in 16
+at four rounds), so a group where a peer looks faster is measured again
+in as many fresh rounds (the **confirmation pass**): the peer counts as
+faster only when the second pass shows it too, and what it does not
+confirm is listed. The floor is the control: no library is faster than
+the primitive it calls, so where a library beats its floor by more than
+3%% the run cannot order that row's libraries and the row is a tie,
+listed with the figure. The **floor** is the raw primitive on input of the same size
 (JWT: the signing input of the same token, HMAC on a reused keyed state;
 PASETO: the spec's mandatory cryptography; RFC 9421: the primitive over a
 signature base of the same length, HMAC made per message as in the
@@ -280,6 +281,9 @@ func (r *report) writeFailures(b *strings.Builder) {
 	for _, m := range r.ms {
 		if m.failure != "" {
 			lines = append(lines, fmt.Sprintf("- %s: %s", m.c.Name(), m.failure))
+		}
+		if m.confirmFailure != "" {
+			lines = append(lines, fmt.Sprintf("- %s, in the confirmation pass (the first pass's rounds stand): %s", m.c.Name(), m.confirmFailure))
 		}
 	}
 	if len(lines) > 0 {

@@ -20,9 +20,12 @@ type measurement struct {
 	// confirm holds the rounds of the confirmation pass, for the groups
 	// the first pass showed a peer faster than signet in (runner.run).
 	confirm []float64
-	bytes   int64  // B/op (exact; from the last round)
-	allocs  int64  // allocs/op (exact)
-	failure string // a panic in the case
+	// confirmFailure is a panic in a confirmation round; the first pass's
+	// rounds stand.
+	confirmFailure string
+	bytes          int64  // B/op (exact; from the last round)
+	allocs         int64  // allocs/op (exact)
+	failure        string // a panic in the case
 }
 
 func (m *measurement) median() float64 { return median(m.ns) }
@@ -30,7 +33,7 @@ func (m *measurement) median() float64 { return median(m.ns) }
 // confirmation returns m's confirmation rounds as a measurement of their
 // own (nil when m's group was not measured again).
 func (m *measurement) confirmation() *measurement {
-	if m == nil || len(m.confirm) == 0 {
+	if m == nil || len(m.confirm) == 0 || m.confirmFailure != "" {
 		return nil
 	}
 	c := *m
@@ -121,6 +124,9 @@ func (r *runner) run(cases []lab.Case) []*measurement {
 			r.total += len(g) * r.roundsOf(g[0])
 		}
 	}
+	if len(again) > 0 {
+		r.lastTenth = 10 * r.done / r.total // the bar's tenths, of the new total
+	}
 	if len(again) > 0 && r.progress != nil {
 		if r.tty {
 			fmt.Fprintln(r.progress)
@@ -157,14 +163,16 @@ func flagged(g []*measurement) bool {
 		case "signet":
 			s = m
 		case "floor":
-			floor = m
+			if m.failure == "" { // as the report's floors (newReport)
+				floor = m
+			}
 		}
 	}
 	if s == nil || s.failure != "" || len(s.ns) == 0 {
 		return false
 	}
 	for _, p := range g {
-		if p != s && p != floor && p.failure == "" && outpaces(s, p, floor) {
+		if p != s && p.c.Lib != "floor" && p.failure == "" && outpaces(s, p, floor) {
 			return true
 		}
 	}
@@ -184,24 +192,36 @@ func (r *runner) roundsOf(m *measurement) int {
 func (r *runner) one(m *measurement, confirm bool) {
 	r.tick(m.c.Name())
 	defer func() { r.done++ }()
-	if m.failure != "" {
+	failure := &m.failure
+	if confirm {
+		failure = &m.confirmFailure
+	}
+	if m.failure != "" || *failure != "" {
 		return
 	}
 	prev := runtime.GOMAXPROCS(m.procs)
 	defer runtime.GOMAXPROCS(prev)
-	var res testing.BenchmarkResult
-	func() {
+	// testing.Benchmark runs the case in goroutines of its own: a panic is
+	// recovered there (parallelLoop raises its workers' there too), and a
+	// case failing through b.Fatal or b.Error is noted there.
+	var failed string
+	res := testing.Benchmark(func(b *testing.B) {
 		defer func() {
 			if e := recover(); e != nil {
-				m.failure = fmt.Sprint(e)
+				failed = fmt.Sprint(e)
+				b.Error(e)
+			} else if b.Failed() && failed == "" {
+				failed = "the benchmark failed"
 			}
 		}()
-		res = testing.Benchmark(m.c.Run)
-	}()
-	if m.failure != "" || res.N == 0 {
-		if m.failure == "" {
-			m.failure = "benchmark did not run"
-		}
+		m.c.Run(b)
+	})
+	switch {
+	case failed != "":
+		*failure = failed
+		return
+	case res.N == 0:
+		*failure = "benchmark did not run"
 		return
 	}
 	ns := float64(res.T.Nanoseconds()) / float64(res.N)

@@ -128,7 +128,7 @@ func (r *report) writeTargets(b *strings.Builder) {
 			case !peerFaster(m, p):
 			case floor != nil && belowFloor(p, floor):
 				control = fmt.Sprintf("%s, %.2f× the floor's time", p.c.Lib, pairedRatio(p, floor))
-			case m.confirm != nil && !outpaces(m.confirmation(), p.confirmation(), floor.confirmation()):
+			case notConfirmed(m, p, floor):
 				notAgain = fmt.Sprintf("%s: %.2f× signet's time in the first pass, %.2f× in the second", p.c.Lib, pairedRatio(p, m), pairedRatio(p.confirmation(), m.confirmation()))
 			default:
 				isTie = false
@@ -241,6 +241,18 @@ func outpaces(s, p, f *measurement) bool {
 		return false
 	}
 	return peerFaster(s, p) && (f == nil || !belowFloor(p, f))
+}
+
+// notConfirmed reports whether the confirmation pass measured signet's s
+// and peer p again, complete, and did not show p faster (outpaces; with
+// the floor f's second rounds as the control, when it has them). Without
+// a complete second pass the first pass's verdict stands.
+func notConfirmed(s, p, f *measurement) bool {
+	sc, pc := s.confirmation(), p.confirmation()
+	if sc == nil || pc == nil || len(sc.ns) != len(pc.ns) {
+		return false
+	}
+	return !outpaces(sc, pc, f.confirmation())
 }
 
 // belowFloor reports whether m is faster than the floor f by more than
