@@ -161,18 +161,24 @@ func TestFloorControl(t *testing.T) {
 		mk("RS256", "peer", 90, 90, 90, 90, 90),
 	}
 	ms[2].bytes, ms[5].bytes = 200, 200
-	rep := newReport(config{mode: "full", rounds: 5}, ms, nil, time.Now())
-	var b strings.Builder
-	rep.writeTargets(&b)
-	out := b.String()
-	for _, want := range []string{
+	checkTargets(t, ms,
 		"0 of 2 rows fastest, 1 ties (no peer measurably faster), 1 slower",
 		"measurably faster (by more than 3%, and in every round of both passes): JWT RS256/Verify/signet.",
 		"Ties by the floor control",
-		"JWT ES384/Verify/signet (peer, 0.90× the floor's time)",
-	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("targets lack %q:\n%s", want, out)
+		"JWT ES384/Verify/signet (peer, 0.90× the floor's time)")
+}
+
+// checkTargets checks that the targets section of a full run's report on
+// ms says each of wants.
+func checkTargets(t *testing.T, ms []*measurement, wants ...string) {
+	t.Helper()
+	rep := newReport(config{mode: "full", rounds: 5}, ms, nil, time.Now())
+	var b strings.Builder
+	rep.writeTargets(&b)
+	rep.writeFailures(&b)
+	for _, want := range wants {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("report lacks %q:\n%s", want, b.String())
 		}
 	}
 }
@@ -236,20 +242,11 @@ func TestConfirmedVerdict(t *testing.T) {
 		mk("RS256", "signet", 100, 100), mk("RS256", "peer", 90, 90),
 	}
 	ms[1].bytes, ms[3].bytes = 200, 200
-	rep := newReport(config{mode: "full", rounds: 5}, ms, nil, time.Now())
-	var b strings.Builder
-	rep.writeTargets(&b)
-	out := b.String()
-	for _, want := range []string{
+	checkTargets(t, ms,
 		"0 of 2 rows fastest, 1 ties (no peer measurably faster), 1 slower",
 		"in every round of both passes): JWT RS256/Verify/signet.",
 		"Ties by the confirmation pass",
-		"JWT ES256/Verify/signet (peer: 0.90× signet's time in the first pass, 1.01× in the second)",
-	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("targets lack %q:\n%s", want, out)
-		}
-	}
+		"JWT ES256/Verify/signet (peer: 0.90× signet's time in the first pass, 1.01× in the second)")
 }
 
 // A case failing in the confirmation pass keeps its first pass's rounds
@@ -264,13 +261,6 @@ func TestConfirmationFailure(t *testing.T) {
 	}
 	s := &measurement{c: lab.Case{Format: "JWT", Alg: "ES256", Op: "Verify", Lib: "signet"}, procs: 1, bytes: 100,
 		ns: []float64{100, 100, 100, 100, 100}, confirm: []float64{100, 100, 100, 100, 100}}
-	rep := newReport(config{mode: "full", rounds: 5}, []*measurement{s, m}, nil, time.Now())
-	var b strings.Builder
-	rep.writeTargets(&b)
-	rep.writeFailures(&b)
-	for _, want := range []string{"0 of 1 rows fastest, 0 ties (no peer measurably faster), 1 slower", "in the confirmation pass (the first pass's rounds stand): boom"} {
-		if !strings.Contains(b.String(), want) {
-			t.Errorf("report lacks %q:\n%s", want, b.String())
-		}
-	}
+	checkTargets(t, []*measurement{s, m}, "0 of 1 rows fastest, 0 ties (no peer measurably faster), 1 slower",
+		"in the confirmation pass (the first pass's rounds stand): boom")
 }
