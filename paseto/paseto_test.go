@@ -117,6 +117,24 @@ func TestDefaultsAndExpiry(t *testing.T) {
 	if _, err := paseto.Decrypt[paseto.Claims](k, tok, paseto.Policy{Now: now.Add(61 * time.Second), Leeway: 2 * time.Second}); err != nil {
 		t.Fatalf("within leeway: %v", err)
 	}
+	// Each default is filled in on its own: iat alone gets exp = now +
+	// lifetime, exp alone gets iat = now, iat with NoExpiry no exp.
+	iat, exp := now.Add(-time.Hour), now.Add(time.Hour)
+	for _, c := range []struct {
+		in       paseto.Claims
+		o        paseto.Options
+		iat, exp time.Time
+	}{
+		{paseto.Claims{IssuedAt: iat}, paseto.Options{Now: now}, iat, now.Add(paseto.DefaultLifetime)},
+		{paseto.Claims{ExpiresAt: exp}, paseto.Options{Now: now}, now, exp},
+		{paseto.Claims{IssuedAt: iat, ExpiresAt: exp}, paseto.Options{Now: now}, iat, exp},
+		{paseto.Claims{IssuedAt: iat}, paseto.Options{Now: now, NoExpiry: true}, iat, time.Time{}},
+	} {
+		got, err := paseto.Decrypt[paseto.Claims](k, issue(t, k, c.in, c.o), paseto.Policy{Now: now, NoExpiry: true})
+		if err != nil || !got.IssuedAt.Equal(c.iat) || !got.ExpiresAt.Equal(c.exp) {
+			t.Errorf("%+v with %+v: iat %v exp %v (%v), want %v %v", c.in, c.o, got.IssuedAt, got.ExpiresAt, err, c.iat, c.exp)
+		}
+	}
 	never := issue(t, k, paseto.Claims{}, paseto.Options{Now: now, NoExpiry: true})
 	if _, err := paseto.Decrypt[paseto.Claims](k, never, paseto.Policy{Now: now}); !errors.Is(err, signet.ErrMissingClaim) {
 		t.Fatalf("no exp: %v", err)
