@@ -157,7 +157,7 @@ function startWorker(data) {
 async function bench(flags) {
   const file = flags.emails;
   if (!file) fail("missing --emails");
-  const n = positiveInt(flags, "n", 0);
+  const n = positiveInt(flags, "n", 1);
   const threads = positiveInt(flags, "threads", 1);
   const secret = process.env.JWT_SECRET;
   if (!secret) fail("JWT_SECRET is not set");

@@ -166,7 +166,7 @@ def bench(args: list[str]) -> None:
     path = flags.get("emails")
     if not path:
         raise Failure("missing --emails")
-    n = whole(flags, "n", 0)
+    n = whole(flags, "n", 1)
     threads = whole(flags, "threads", 1)
     secret = os.environ.get("JWT_SECRET")
     if not secret:

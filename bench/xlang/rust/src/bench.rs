@@ -165,9 +165,13 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
     if threads == 0 {
         return Err("--threads must be at least 1".to_owned());
     }
+    let n = n.ok_or("--n N is required")?;
+    if n == 0 {
+        return Err("--n must be at least 1".to_owned());
+    }
     Ok(Options {
         emails: emails.ok_or("--emails FILE is required")?,
-        n: n.ok_or("--n N is required")?,
+        n,
         threads,
     })
 }
