@@ -20,12 +20,12 @@ type measurement struct {
 	// confirm holds the rounds of the confirmation pass, for the groups
 	// the first pass showed a peer faster than signet in (runner.run).
 	confirm []float64
-	// confirmFailure is a panic in a confirmation round; the first pass's
-	// rounds stand.
+	// confirmFailure is a case's failure in a confirmation round; the
+	// first pass's rounds stand.
 	confirmFailure string
 	bytes          int64  // B/op (exact; from the last round)
 	allocs         int64  // allocs/op (exact)
-	failure        string // a panic in the case
+	failure        string // the case's panic or failure
 }
 
 func (m *measurement) median() float64 { return median(m.ns) }
@@ -68,9 +68,9 @@ func groupKey(c lab.Case, procs int) string {
 // A group in which the rounds show a peer faster than signet (outpaces)
 // is then measured again, as many fresh rounds (the confirmation pass): a
 // run compares signet with its peers hundreds of times, and with five
-// rounds about one in thirty comparisons of equals comes out "faster in
-// every round" by chance; a real difference shows again, a chance one
-// seldom does. The report counts a peer faster only when both passes say
+// rounds one in 32 comparisons of equals comes out "faster in every
+// round" by chance; a real difference shows again, a chance one seldom
+// does. The report counts a peer faster only when both passes say
 // so, and lists what the second pass did not confirm.
 type runner struct {
 	rounds int
@@ -126,12 +126,12 @@ func (r *runner) run(cases []lab.Case) []*measurement {
 	}
 	if len(again) > 0 {
 		r.lastTenth = 10 * r.done / r.total // the bar's tenths, of the new total
-	}
-	if len(again) > 0 && r.progress != nil {
-		if r.tty {
-			fmt.Fprintln(r.progress)
+		if r.progress != nil {
+			if r.tty {
+				fmt.Fprintln(r.progress)
+			}
+			fmt.Fprintf(r.progress, "  confirmation pass: %d groups where a peer looked faster, measured again\n", len(again))
 		}
-		fmt.Fprintf(r.progress, "  confirmation pass: %d groups where a peer looked faster, measured again\n", len(again))
 	}
 	for _, g := range again {
 		r.rotate(g, r.roundsOf(g[0]), true)
