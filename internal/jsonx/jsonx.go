@@ -9,7 +9,6 @@
 package jsonx
 
 import (
-	"encoding/binary"
 	"errors"
 	"math/bits"
 	"strconv"
@@ -1032,40 +1031,10 @@ func intValue(raw string) (int64, bool) {
 	return int64(f), true
 }
 
-// appendPlain appends s quoted when it is at least eight bytes long, all
-// plain, and dst has room: each eight bytes are checked (stops) and stored
-// in one step, the last eight by an overlapping load. ok = false leaves
-// the work to AppendString.
-func appendPlain(dst []byte, s string) (out []byte, ok bool) {
-	n := len(dst)
-	if len(s) < 8 || cap(dst)-n < len(s)+2 {
-		return dst, false
-	}
-	d := dst[n : n+len(s)+2]
-	d[0] = '"'
-	for i := 0; i+8 <= len(s); i += 8 {
-		x := load64(s[i : i+8])
-		if stops(x) != 0 {
-			return dst, false
-		}
-		binary.LittleEndian.PutUint64(d[1+i:], x)
-	}
-	x := load64(s[len(s)-8:])
-	if stops(x) != 0 {
-		return dst, false
-	}
-	binary.LittleEndian.PutUint64(d[1+len(s)-8:], x)
-	d[len(d)-1] = '"'
-	return dst[:n+len(d)], true
-}
-
 // AppendString appends s as a JSON string literal. Quotes, backslashes and
 // control characters are escaped; invalid UTF-8 becomes U+FFFD, as
 // encoding/json does.
 func AppendString(dst []byte, s string) []byte {
-	if out, ok := appendPlain(dst, s); ok {
-		return out
-	}
 	const hexd = "0123456789abcdef"
 	dst = append(dst, '"')
 	start := 0

@@ -132,39 +132,8 @@ func TestAppendString(t *testing.T) {
 	}
 }
 
-// appendPlain takes the strings it is for, and leaves the others to
-// AppendString's general path untouched.
-func TestAppendPlain(t *testing.T) {
-	for _, c := range []struct {
-		s    string
-		room int
-		ok   bool
-	}{
-		{"exactly8", 10, true}, {"nine char", 11, true}, {"https://issuer.example.com", 28, true}, {"sixteen bytes ok", 18, true},
-		{"seven c", 20, false}, // shorter than eight
-		{"exactly8", 9, false}, // no room for the closing quote
-		{"plain until the end\"", 64, false}, {"\x00 then plain text", 64, false}, {"abcdefgh\x80", 64, false},
-		{"abcdefghijklmnop\\", 64, false}, // a stop that only the overlapping last load sees
-	} {
-		dst := append(make([]byte, 0, 3+c.room), "pre"...)
-		out, ok := appendPlain(dst, c.s)
-		if ok != c.ok {
-			t.Errorf("appendPlain(%q) with room %d: ok = %v", c.s, c.room, ok)
-			continue
-		}
-		want := "pre"
-		if ok {
-			want += `"` + c.s + `"`
-		}
-		if string(out) != want {
-			t.Errorf("appendPlain(%q) = %q, want %q", c.s, out, want)
-		}
-	}
-}
-
 // checkAppendString checks AppendString(dst, s) with and without room in
-// dst (appendPlain's way and the general one): encoding/json reads back s,
-// and dst's bytes are kept.
+// dst: encoding/json reads back s, and dst's bytes are kept.
 func checkAppendString(t *testing.T, s string) {
 	t.Helper()
 	ref := string(AppendString(nil, s))
