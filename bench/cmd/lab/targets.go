@@ -101,7 +101,7 @@ func (r *report) writeTargets(b *strings.Builder) {
 	// public-key rows the primitive is nearly all of the cost and this
 	// machine's noise between rounds is of that order; such rows are ties.
 	// The floor is the control: no library is faster than the primitive
-	// it calls, so in a group where a library beats the floor (beatsFloor)
+	// it calls, so in a group where a library beats the floor (belowFloor)
 	// the run cannot order the libraries, and the row is a tie whichever
 	// way its medians fall. A peer faster in the first pass and not in the
 	// confirmation pass's fresh rounds (runner.run) is a tie as well.
@@ -118,7 +118,7 @@ func (r *report) writeTargets(b *strings.Builder) {
 		}
 		rows++
 		floor := r.floorOf(m)
-		isFastest, isTie, isLeaner := !r.beatsFloor(m), true, true
+		isFastest, isTie, isLeaner := floor == nil || !belowFloor(m, floor), true, true
 		control, notAgain := "", ""
 		for _, p := range peers {
 			if pairedRatio(m, p) >= 1 { // signet's time over the peer's
@@ -126,7 +126,7 @@ func (r *report) writeTargets(b *strings.Builder) {
 			}
 			switch {
 			case !peerFaster(m, p):
-			case floor != nil && belowFloor(p, floor):
+			case !outpaces(m, p, floor): // faster, and faster than the floor
 				control = fmt.Sprintf("%s, %.2f× the floor's time", p.c.Lib, pairedRatio(p, floor))
 			case notConfirmed(m, p, floor):
 				notAgain = fmt.Sprintf("%s: %.2f× signet's time in the first pass, %.2f× in the second", p.c.Lib, pairedRatio(p, m), pairedRatio(p.confirmation(), m.confirmation()))
@@ -262,15 +262,6 @@ func belowFloor(m, f *measurement) bool { return pairedRatio(m, f)*tieBand < 1 }
 // floorOf returns the floor of m's group, nil when it has none.
 func (r *report) floorOf(m *measurement) *measurement {
 	return r.floors[groupKey(m.c, m.procs)]
-}
-
-// beatsFloor reports whether m is faster than its group's floor by more
-// than tieBand, round by round: the floor is the primitive every library
-// of the group calls, and beating it is the machine's noise, of a size
-// that leaves the group's libraries unordered by this run.
-func (r *report) beatsFloor(m *measurement) bool {
-	f := r.floorOf(m)
-	return f != nil && belowFloor(m, f)
 }
 
 // peersOf returns the peers' measurements of signet's case.
