@@ -75,8 +75,7 @@ type record struct {
 	RoundsNs    []float64 `json:"ns_per_op_rounds,omitempty"`  // each round's ns/op, in round order
 	ConfirmNs   []float64 `json:"ns_per_op_confirm,omitempty"` // the confirmation pass's rounds, when the group had one
 	Error       string    `json:"error,omitempty"`
-	// ConfirmError is a failure in the confirmation pass.
-	ConfirmError string `json:"confirm_error,omitempty"`
+	ConfirmErr  string    `json:"confirm_error,omitempty"` // a failure in the confirmation pass
 }
 
 func (r *report) records() []record {
@@ -103,7 +102,7 @@ func (r *report) records() []record {
 		for _, ns := range m.ns {
 			rec.RoundsNs = append(rec.RoundsNs, round(ns, 1))
 		}
-		rec.ConfirmError = m.confirmFailure
+		rec.ConfirmErr = m.confirmFailure
 		for _, ns := range m.confirm {
 			rec.ConfirmNs = append(rec.ConfirmNs, round(ns, 1))
 		}
