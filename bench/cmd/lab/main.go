@@ -94,7 +94,7 @@ func run(args []string, stderr io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(stderr, "lab: %d benchmark cases\n", len(cases))
-	r := &runner{rounds: cfg.rounds, targetRounds: cfg.targetRounds, benchtime: cfg.benchtime, progress: stderr, tty: isTerminal(stderr)}
+	r := &runner{rounds: cfg.rounds, targetRounds: cfg.targetRounds, progress: stderr, tty: isTerminal(stderr)}
 	ms := r.run(cases)
 
 	fmt.Fprintln(stderr, "lab: security: the attack corpus and the published vectors against every library…")

@@ -78,13 +78,15 @@ type runner struct {
 	// target of the lab issue is judged on (targetGroup): a target's ratio
 	// is the median of that many paired rounds.
 	targetRounds int
-	benchtime    time.Duration
-	progress     io.Writer
-	tty          bool // redraw one line; otherwise a line per tenth
-	done         int
-	total        int
-	start        time.Time
-	lastTenth    int
+	// measure runs one round of a case; nil means benchmark. Tests give
+	// the runner measurements of their choosing through it.
+	measure   func(*measurement) sample
+	progress  io.Writer
+	tty       bool // redraw one line; otherwise a line per tenth
+	done      int
+	total     int
+	start     time.Time
+	lastTenth int
 }
 
 // run measures the cases; parallel ones at GOMAXPROCS 1 and 2.
@@ -187,8 +189,8 @@ func (r *runner) roundsOf(m *measurement) int {
 	return r.rounds
 }
 
-// one runs one round of a measurement with testing.Benchmark, a round of
-// the confirmation pass when confirm is set.
+// one runs one round of a measurement, a round of the confirmation pass
+// when confirm is set.
 func (r *runner) one(m *measurement, confirm bool) {
 	r.tick(m.c.Name())
 	defer func() { r.done++ }()
@@ -199,6 +201,32 @@ func (r *runner) one(m *measurement, confirm bool) {
 	if m.failure != "" || *failure != "" {
 		return
 	}
+	measure := r.measure
+	if measure == nil {
+		measure = benchmark
+	}
+	res := measure(m)
+	if res.failure != "" {
+		*failure = res.failure
+		return
+	}
+	if confirm {
+		m.confirm = append(m.confirm, res.ns)
+		return
+	}
+	m.ns = append(m.ns, res.ns)
+	m.bytes, m.allocs = res.bytes, res.allocs
+}
+
+// A sample is what one round of a case measured, or why it failed.
+type sample struct {
+	ns            float64
+	bytes, allocs int64
+	failure       string
+}
+
+// benchmark runs m's case once with testing.Benchmark at m.procs.
+func benchmark(m *measurement) sample {
 	prev := runtime.GOMAXPROCS(m.procs)
 	defer runtime.GOMAXPROCS(prev)
 	// testing.Benchmark runs the case in goroutines of its own: a panic is
@@ -218,19 +246,11 @@ func (r *runner) one(m *measurement, confirm bool) {
 	})
 	switch {
 	case failed != "":
-		*failure = failed
-		return
+		return sample{failure: failed}
 	case res.N == 0:
-		*failure = "benchmark did not run"
-		return
+		return sample{failure: "benchmark did not run"}
 	}
-	ns := float64(res.T.Nanoseconds()) / float64(res.N)
-	if confirm {
-		m.confirm = append(m.confirm, ns)
-		return
-	}
-	m.ns = append(m.ns, ns)
-	m.bytes, m.allocs = res.AllocedBytesPerOp(), res.AllocsPerOp()
+	return sample{ns: float64(res.T.Nanoseconds()) / float64(res.N), bytes: res.AllocedBytesPerOp(), allocs: res.AllocsPerOp()}
 }
 
 // tick draws the progress bar with an estimate of the time left.
