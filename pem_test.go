@@ -17,7 +17,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"golang.org/x/crypto/cryptobyte"
 	cbasn1 "golang.org/x/crypto/cryptobyte/asn1"
@@ -247,10 +246,12 @@ func TestPEMRejects(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			start := time.Now()
 			k, err := signet.ParsePEM(tt.data, tt.alg)
-			if d := time.Since(start); d > 5*time.Second {
-				t.Errorf("rejection took %v", d)
+			// Oversized numbers are refused by their size, before any
+			// arithmetic on them (which could take minutes): the error
+			// says so.
+			if strings.Contains(tt.name, "huge") && !strings.Contains(fmt.Sprint(err), "too large for the modulus") {
+				t.Errorf("err = %v, want the size check's", err)
 			}
 			if !errors.Is(err, tt.want) {
 				t.Fatalf("err = %v, want %v", err, tt.want)

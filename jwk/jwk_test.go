@@ -7,6 +7,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"maps"
 	"math/big"
 	"os"
@@ -14,7 +15,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/signet-go/signet"
 	"github.com/signet-go/signet/jwk"
@@ -433,10 +433,12 @@ func TestParseKeyRejects(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			start := time.Now()
 			k, err := jwk.ParseKeyFor(tt.data, tt.alg)
-			if d := time.Since(start); d > 5*time.Second {
-				t.Errorf("rejection took %v", d)
+			// Oversized numbers are refused by their size, before any
+			// arithmetic on them (which could take minutes): the error
+			// says so.
+			if strings.Contains(tt.name, "huge") && !strings.Contains(fmt.Sprint(err), "too large for the modulus") {
+				t.Errorf("err = %v, want the size check's", err)
 			}
 			if !errors.Is(err, tt.want) {
 				t.Fatalf("err = %v, want %v", err, tt.want)

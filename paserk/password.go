@@ -190,63 +190,91 @@ func WrapPassword(k *signet.Key, password []byte, p PasswordParams) (string, err
 // maxima), signet.ErrMalformed, signet.ErrUnsupported (s is not
 // password-wrapped) or signet.ErrWeakKey.
 func UnwrapPassword(s string, password []byte) (*signet.Key, error) {
-	p, err := parse(s)
+	w, err := parsePassword(s)
 	if err != nil {
 		return nil, err
 	}
-	kd := kindLocal
+	return w.open(password)
+}
+
+// A pwWrapped is a password-wrapped PASERK whose form and costs have been
+// checked: parsePassword does every check and no key derivation, so a
+// string with costs above the maxima fails before any work.
+type pwWrapped struct {
+	p    parsed
+	kd   kind
+	d    []byte // salt, costs, nonce, encrypted key and tag
+	mem  uint32 // k4: Argon2id memory, KiB
+	time uint32 // k4: Argon2id passes
+	para uint8  // k4: Argon2id lanes
+	iter uint32 // k3: PBKDF2 iterations
+}
+
+// parsePassword decodes a password-wrapped PASERK and checks its costs.
+func parsePassword(s string) (pwWrapped, error) {
+	p, err := parse(s)
+	if err != nil {
+		return pwWrapped{}, err
+	}
+	w := pwWrapped{p: p, kd: kindLocal}
 	switch p.typ {
 	case typeLocalPW:
 	case typeSecretPW:
-		kd = kindSecret
+		w.kd = kindSecret
 	default:
-		return nil, fmt.Errorf("%w: paserk: %s is not a password-wrapped key", signet.ErrUnsupported, p.header)
+		return pwWrapped{}, fmt.Errorf("%w: paserk: %s is not a password-wrapped key", signet.ErrUnsupported, p.header)
 	}
-	d, err := p.decodeData()
-	if err != nil {
-		return nil, err
+	if w.d, err = p.decodeData(); err != nil {
+		return pwWrapped{}, err
 	}
 	head, tagLen := pwHead3, pwTagLen3
 	if p.v == k4 {
 		head, tagLen = pwHead4, pwTagLen4
 	}
-	if want := head + p.v.rawLen(kd) + tagLen; len(d) != want {
-		return nil, fmt.Errorf("%w: paserk: %s data is %d bytes, must be %d", signet.ErrMalformed, p.header, len(d), want)
+	if want := head + p.v.rawLen(w.kd) + tagLen; len(w.d) != want {
+		return pwWrapped{}, fmt.Errorf("%w: paserk: %s data is %d bytes, must be %d", signet.ErrMalformed, p.header, len(w.d), want)
 	}
-	msg, t := d[:len(d)-tagLen], d[len(d)-tagLen:]
-	edk := msg[head:]
+	if p.v != k4 {
+		w.iter = binary.BigEndian.Uint32(w.d[pwSaltLen3:])
+		return w, checkPBKDF2(w.iter)
+	}
+	mem := binary.BigEndian.Uint64(w.d[pwSaltLen4:])
+	time := binary.BigEndian.Uint32(w.d[pwSaltLen4+8:])
+	para := binary.BigEndian.Uint32(w.d[pwSaltLen4+12:])
+	if mem%1024 != 0 {
+		return pwWrapped{}, fmt.Errorf("%w: paserk: Argon2id memory %d is not a whole number of KiB", signet.ErrMalformed, mem)
+	}
+	if err := checkArgon2(mem/1024, time, para); err != nil {
+		return pwWrapped{}, err
+	}
+	w.mem, w.time, w.para = uint32(mem/1024), time, uint8(para)
+	return w, nil
+}
+
+// open derives the wrapping keys from password at w's costs, checks the
+// tag and decrypts the key.
+func (w pwWrapped) open(password []byte) (*signet.Key, error) {
 	var ptk []byte
-	if p.v == k4 {
-		mem := binary.BigEndian.Uint64(d[pwSaltLen4:])
-		time := binary.BigEndian.Uint32(d[pwSaltLen4+8:])
-		para := binary.BigEndian.Uint32(d[pwSaltLen4+12:])
-		if mem%1024 != 0 {
-			return nil, fmt.Errorf("%w: paserk: Argon2id memory %d is not a whole number of KiB", signet.ErrMalformed, mem)
+	if w.p.v == k4 {
+		msg, t := w.d[:len(w.d)-pwTagLen4], w.d[len(w.d)-pwTagLen4:]
+		ek, ak := pbkw4Keys(password, w.d[:pwSaltLen4], w.time, w.mem, w.para)
+		if !hmac.Equal(t, blake2bSum(pwTagLen4, ak, []byte(w.p.header), msg)) {
+			return nil, fmt.Errorf("%w: paserk: %s tag does not verify (wrong password?)", signet.ErrSignatureInvalid, w.p.header)
 		}
-		if err := checkArgon2(mem/1024, time, para); err != nil {
-			return nil, err
-		}
-		ek, ak := pbkw4Keys(password, d[:pwSaltLen4], time, uint32(mem/1024), uint8(para))
-		if !hmac.Equal(t, blake2bSum(pwTagLen4, ak, []byte(p.header), msg)) {
-			return nil, fmt.Errorf("%w: paserk: %s tag does not verify (wrong password?)", signet.ErrSignatureInvalid, p.header)
-		}
-		ptk = xchacha20(ek, d[head-pwNonceLen4:head], edk)
+		ptk = xchacha20(ek, w.d[pwHead4-pwNonceLen4:pwHead4], msg[pwHead4:])
 	} else {
-		iterations := binary.BigEndian.Uint32(d[pwSaltLen3:])
-		if err := checkPBKDF2(iterations); err != nil {
-			return nil, err
-		}
-		ek, ak, err := pbkw3Keys(password, d[:pwSaltLen3], iterations)
+		msg, t := w.d[:len(w.d)-pwTagLen3], w.d[len(w.d)-pwTagLen3:]
+		ek, ak, err := pbkw3Keys(password, w.d[:pwSaltLen3], w.iter)
 		if err != nil {
 			return nil, err
 		}
-		if !hmac.Equal(t, hmacSHA384(ak, []byte(p.header), msg)) {
-			return nil, fmt.Errorf("%w: paserk: %s tag does not verify (wrong password?)", signet.ErrSignatureInvalid, p.header)
+		if !hmac.Equal(t, hmacSHA384(ak, []byte(w.p.header), msg)) {
+			return nil, fmt.Errorf("%w: paserk: %s tag does not verify (wrong password?)", signet.ErrSignatureInvalid, w.p.header)
 		}
-		ptk = aes256CTR(ek, d[head-pwNonceLen3:head], edk)
+		ptk = aes256CTR(ek, w.d[pwHead3-pwNonceLen3:pwHead3], msg[pwHead3:])
 	}
 	defer clear(ptk)
-	return keyFromRaw(p.v, kd, ptk)
+	return keyFromRaw(w.p.v, w.kd, ptk)
 }
 
 // pbkw4Keys derives the k4 encryption and authentication keys: Argon2id

@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/signet-go/signet"
 	"github.com/signet-go/signet/paserk"
@@ -118,16 +117,23 @@ func TestUnwrapPasswordCostBounds(t *testing.T) {
 		{"iterations 2^32-1", setCosts(t, s3, 0, 0, 0, ^uint32(0)), signet.ErrTooLarge},
 		{"iterations 0", setCosts(t, s3, 0, 0, 0, 0), signet.ErrMalformed},
 	}
+	for _, s := range []string{s4, s3} {
+		if err := paserk.CheckPassword(s); err != nil {
+			t.Fatalf("CheckPassword(%.20s…): %v", s, err)
+		}
+	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			start := time.Now()
+			// The checks derive no key (CheckPassword), and UnwrapPassword
+			// fails in them: with their error, before any derivation.
+			checked := paserk.CheckPassword(tt.s)
+			wantErr(t, checked, tt.want)
 			k, err := paserk.UnwrapPassword(tt.s, pw)
 			if k != nil {
 				t.Fatal("key returned with an error")
 			}
-			wantErr(t, err, tt.want)
-			if d := time.Since(start); d > 100*time.Millisecond {
-				t.Fatalf("refusal took %v: the key derivation ran", d)
+			if err == nil || err.Error() != checked.Error() {
+				t.Fatalf("UnwrapPassword: %v, want the checks' %v", err, checked)
 			}
 		})
 	}
