@@ -349,8 +349,12 @@ func (k *Key) Secret() []byte {
 // hash states, say) for the key's lifetime, instead of in a global table.
 // id should be a value of an unexported type of the calling package (a
 // comparable one: an empty struct, say); the cache is meant for a handful of
-// entries per key, found without hashing or locking.
+// entries per key, found without hashing or locking. A zero Key keeps
+// nothing: each call returns a fresh make(k).
 func (k *Key) Cache(id any, make func(*Key) any) any {
+	if k.isZero() {
+		return make(k)
+	}
 	if v, ok := k.keyData.lookup(id); ok {
 		return v
 	}

@@ -51,3 +51,17 @@ func TestKeyCache(t *testing.T) {
 		t.Fatalf("another key's cache returned %v", v)
 	}
 }
+
+// A zero Key keeps nothing and does not panic: each call makes anew.
+func TestKeyCacheZeroKey(t *testing.T) {
+	var k signet.Key
+	made := 0
+	for range 2 {
+		if v := k.Cache(cacheA{}, func(*signet.Key) any { made++; return made }); v != made {
+			t.Fatalf("Cache on a zero Key = %v, want make's %d", v, made)
+		}
+	}
+	if made != 2 {
+		t.Fatalf("make ran %d times, want 2", made)
+	}
+}
