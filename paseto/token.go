@@ -171,7 +171,9 @@ func claimsOf[T any](payload string, p *Policy) (T, error) {
 
 // Footer returns the footer of token without checking anything else: use
 // it only to find the key (a kid), never trust it before the token
-// verifies. A token without a footer gives an empty footer.
+// verifies. A token without a footer gives an empty footer. Tokens over
+// DefaultMaxSize are refused (signet.ErrTooLarge), whatever a Policy's
+// MaxSize: Footer reads no Policy.
 func Footer(token string) ([]byte, error) {
 	_, _, f, err := split(token, DefaultMaxSize)
 	if err != nil {
