@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -51,8 +52,10 @@ func TestReport(t *testing.T) {
 	// HS256 sign and verify are rows a target is judged on: three rounds.
 	r := &runner{rounds: 2, targetRounds: 3, progress: &progress}
 	ms := r.run(cases)
-	if !strings.Contains(progress.String(), "18/18") {
-		t.Fatalf("progress: %q", progress.String())
+	// The cases are measured for real (benchmark): 18 rounds, and more
+	// if noise sends a group to the confirmation pass; the bar ends full.
+	if full := fmt.Sprintf("%d/%d", r.total, r.total); r.total < 18 || !strings.Contains(progress.String(), full) {
+		t.Fatalf("progress of %d rounds: %q", r.total, progress.String())
 	}
 	for _, m := range ms {
 		if len(m.ns) != 3 {
