@@ -252,7 +252,7 @@ func parsePassword(s string) (pwWrapped, error) {
 }
 
 // open derives the wrapping keys from password at w's costs, checks the
-// tag and decrypts the key.
+// tag and decrypts the key. w must come from parsePassword.
 func (w pwWrapped) open(password []byte) (*signet.Key, error) {
 	var ptk []byte
 	if w.p.v == k4 {
