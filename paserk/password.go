@@ -236,7 +236,10 @@ func parsePassword(s string) (pwWrapped, error) {
 	}
 	if p.v != k4 {
 		w.iter = binary.BigEndian.Uint32(w.d[pwSaltLen3:])
-		return w, checkPBKDF2(w.iter)
+		if err := checkPBKDF2(w.iter); err != nil {
+			return pwWrapped{}, err
+		}
+		return w, nil
 	}
 	mem := binary.BigEndian.Uint64(w.d[pwSaltLen4:])
 	time := binary.BigEndian.Uint32(w.d[pwSaltLen4+8:])
