@@ -276,7 +276,7 @@ func TestFooterGuards(t *testing.T) {
 		`{"kid":"a","a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"i":9,"j":10,"k":11,"l":12,"m":13,"n":14,"o":15,"p":16}`: signet.ErrFooter,
 		`not json, no kid`: nil,
 	} {
-		tok, err := paseto.Encrypt(k, paseto.Claims{ExpiresAt: exp}, paseto.Options{Footer: []byte(footer)})
+		tok, err := paseto.Encrypt(k, paseto.Claims{ExpiresAt: exp}, paseto.Options{Now: now, Footer: []byte(footer)})
 		if err != nil {
 			t.Fatal(err)
 		}
