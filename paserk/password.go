@@ -227,10 +227,7 @@ func parsePassword(s string) (pwWrapped, error) {
 	if w.d, err = p.decodeData(); err != nil {
 		return pwWrapped{}, err
 	}
-	head, tagLen := pwHead3, pwTagLen3
-	if p.v == k4 {
-		head, tagLen = pwHead4, pwTagLen4
-	}
+	head, tagLen := pwSizes(p.v)
 	if want := head + p.v.rawLen(w.kd) + tagLen; len(w.d) != want {
 		return pwWrapped{}, fmt.Errorf("%w: paserk: %s data is %d bytes, must be %d", signet.ErrMalformed, p.header, len(w.d), want)
 	}
@@ -257,16 +254,16 @@ func parsePassword(s string) (pwWrapped, error) {
 // open derives the wrapping keys from password at w's costs, checks the
 // tag and decrypts the key. w must come from parsePassword.
 func (w pwWrapped) open(password []byte) (*signet.Key, error) {
+	head, tagLen := pwSizes(w.p.v)
+	msg, t := w.d[:len(w.d)-tagLen], w.d[len(w.d)-tagLen:]
 	var ptk []byte
 	if w.p.v == k4 {
-		msg, t := w.d[:len(w.d)-pwTagLen4], w.d[len(w.d)-pwTagLen4:]
 		ek, ak := pbkw4Keys(password, w.d[:pwSaltLen4], w.time, w.mem, w.para)
 		if !hmac.Equal(t, blake2bSum(pwTagLen4, ak, []byte(w.p.header), msg)) {
 			return nil, fmt.Errorf("%w: paserk: %s tag does not verify (wrong password?)", signet.ErrSignatureInvalid, w.p.header)
 		}
-		ptk = xchacha20(ek, w.d[pwHead4-pwNonceLen4:pwHead4], msg[pwHead4:])
+		ptk = xchacha20(ek, w.d[head-pwNonceLen4:head], msg[head:])
 	} else {
-		msg, t := w.d[:len(w.d)-pwTagLen3], w.d[len(w.d)-pwTagLen3:]
 		ek, ak, err := pbkw3Keys(password, w.d[:pwSaltLen3], w.iter)
 		if err != nil {
 			return nil, err
@@ -274,10 +271,19 @@ func (w pwWrapped) open(password []byte) (*signet.Key, error) {
 		if !hmac.Equal(t, hmacSHA384(ak, []byte(w.p.header), msg)) {
 			return nil, fmt.Errorf("%w: paserk: %s tag does not verify (wrong password?)", signet.ErrSignatureInvalid, w.p.header)
 		}
-		ptk = aes256CTR(ek, w.d[pwHead3-pwNonceLen3:pwHead3], msg[pwHead3:])
+		ptk = aes256CTR(ek, w.d[head-pwNonceLen3:head], msg[head:])
 	}
 	defer clear(ptk)
 	return keyFromRaw(w.p.v, w.kd, ptk)
+}
+
+// pwSizes returns the length of a password-wrapped PASERK's data before
+// the encrypted key, and of its tag, for version v.
+func pwSizes(v *version) (head, tagLen int) {
+	if v == k4 {
+		return pwHead4, pwTagLen4
+	}
+	return pwHead3, pwTagLen3
 }
 
 // pbkw4Keys derives the k4 encryption and authentication keys: Argon2id

@@ -38,7 +38,7 @@ type envInfo struct {
 func newReport(cfg config, ms []*measurement, sec *security, started time.Time) *report {
 	r := &report{cfg: cfg, ms: ms, sec: sec, started: started, env: environment(), floors: map[string]*measurement{}}
 	for _, m := range ms {
-		if m.c.Lib == "floor" && m.failure == "" && len(m.ns) > 0 {
+		if m.isFloor() {
 			r.floors[groupKey(m.c, m.procs)] = m
 		}
 	}

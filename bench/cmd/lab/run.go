@@ -30,6 +30,12 @@ type measurement struct {
 
 func (m *measurement) median() float64 { return median(m.ns) }
 
+// isFloor reports whether m is a floor that measured: the control of its
+// group, for the runner (flagged) and the report (newReport) alike.
+func (m *measurement) isFloor() bool {
+	return m.c.Lib == "floor" && m.failure == "" && len(m.ns) > 0
+}
+
 // confirmation returns m's confirmation rounds as a measurement of their
 // own (nil when m's group was not measured again).
 func (m *measurement) confirmation() *measurement {
@@ -165,7 +171,7 @@ func flagged(g []*measurement) bool {
 		case "signet":
 			s = m
 		case "floor":
-			if m.failure == "" { // as the report's floors (newReport)
+			if m.isFloor() {
 				floor = m
 			}
 		}
