@@ -91,10 +91,18 @@ func AcceptSignature(wants ...Want) (string, error) {
 // for expires when the Signer sets none.
 const DefaultAnswerExpiry = 5 * time.Minute
 
-// Answer returns a Signer that produces the signature w asks for: its
-// label, exactly its components, and its parameters. It fails with
-// ErrKeyNotFound or ErrAlgorithmMismatch when w asks for another key or
-// algorithm than s signs with.
+// Answer returns a Signer for a client answering the Accept-Signature of
+// a server it sends requests to (RFC 9421 §5): the signature w asks for
+// over the client's own request, with its label, exactly its components,
+// and its parameters, the nonce (the server's challenge) and tag
+// included. It fails with ErrKeyNotFound or ErrAlgorithmMismatch when w
+// asks for another key or algorithm than s signs with.
+//
+// The Signer it returns signs requests only: its SignResponse fails with
+// ErrKeyUsage. A server answers Accept-Signature on its responses with
+// SignResponses and ResponseOptions.Answer, which take far less from the
+// client: answering exactly whatever a client asks would make the
+// server's key a signing oracle.
 func (s *Signer) Answer(w Want) (*Signer, error) {
 	if w.KeyID != "" && w.KeyID != s.keyid {
 		return nil, fmt.Errorf("%w: Accept-Signature asks for keyid %q", signet.ErrKeyNotFound, clip.String(w.KeyID))
@@ -117,5 +125,14 @@ func (s *Signer) Answer(w Want) (*Signer, error) {
 	if len(o.Components) == 0 {
 		return nil, fmt.Errorf("%w: Accept-Signature %q asks for no components", ErrComponent, clip.String(w.Label))
 	}
-	return NewSigner(s.key, o)
+	a, err := NewSigner(s.key, o)
+	if err != nil {
+		return nil, err
+	}
+	a.requestOnly = true
+	return a, nil
 }
+
+// errAnswerRequestOnly refuses to sign a response with a Signer from
+// Answer.
+var errAnswerRequestOnly = fmt.Errorf("%w: a Signer from Answer signs requests only; answer Accept-Signature on responses with SignResponses", signet.ErrKeyUsage)

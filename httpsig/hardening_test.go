@@ -139,13 +139,13 @@ func TestWorkBounds(t *testing.T) {
 	}
 }
 
-// TestSignResponsesEdges: Accept-Signature cannot collide with the
+// TestSignResponsesEdges: an Accept-Signature answer cannot take the
 // server's label or multiply its work; Flush sends a signed header; a
 // request line in absolute form does not choose @scheme; nil headers.
 func TestSignResponsesEdges(t *testing.T) {
 	k, pub := mustKey(t, signet.Ed25519, "srv")
 	s := mustSigner(t, k, Options{Now: time.Now})
-	h := SignResponses(s)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	h := mustSignResponses(t, s, ResponseOptions{Answer: [][]string{{"@status"}}})(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, "hello")
 		http.NewResponseController(w).Flush()
 		io.WriteString(w, " world")
@@ -154,17 +154,23 @@ func TestSignResponsesEdges(t *testing.T) {
 	for i := range 40 {
 		wants = append(wants, fmt.Sprintf(`w%d=("@status")`, i))
 	}
-	for _, accept := range []string{`sig1=("@status")`, strings.Join(wants, ", ")} {
+	for _, c := range []struct {
+		accept string
+		n      int // signatures in the response
+	}{
+		{`sig1=("@status")`, 1},                     // the server's own label: not answered
+		{strings.Join(wants, ", "), 1 + maxAnswers}, // 40 asked, maxAnswers answered
+	} {
 		req := httptest.NewRequest(http.MethodGet, "/", nil)
-		req.Header.Set("Accept-Signature", accept)
+		req.Header.Set("Accept-Signature", c.accept)
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, req)
 		resp := rec.Result()
 		if resp.StatusCode != 200 || rec.Body.String() != "hello world" {
 			t.Fatalf("%d %q", resp.StatusCode, rec.Body.String())
 		}
-		if n := len(resp.Header.Values("Signature")); n < 1 || n > 1+maxAnswers {
-			t.Fatalf("%d signatures", n)
+		if n := len(resp.Header.Values("Signature")); n != c.n {
+			t.Fatalf("%d signatures, want %d", n, c.n)
 		}
 		if _, err := mustVerifier(t, Policy{Label: "sig1", UnsignedBody: true, Now: time.Now}, pub).VerifyResponse(resp, req); err != nil {
 			t.Fatal(err)

@@ -74,6 +74,8 @@ type Signer struct {
 	digests bool // comps covers content-digest
 	bufs    sync.Pool
 
+	requestOnly bool // made by Answer: SignResponse refuses
+
 	reqList, respList []byte // ("…" …) for requests and responses
 	tail              []byte // the static parameters: ;nonce=…;alg=…;keyid=…;tag=…
 }
@@ -156,6 +158,9 @@ func (s *Signer) SignRequest(r *http.Request) error {
 func (s *Signer) SignResponse(status int, h, trailer http.Header, req *http.Request, body []byte) error {
 	if h == nil {
 		return fmt.Errorf("httpsig: SignResponse needs the response's header map")
+	}
+	if s.requestOnly {
+		return errAnswerRequestOnly
 	}
 	if s.digests && s.o.Digest != "" && h.Get("Content-Digest") == "" && body != nil {
 		if err := s.addDigest(h, body); err != nil {

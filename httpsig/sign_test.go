@@ -208,7 +208,8 @@ func mustDigest(t testing.TB, alg, body string) string {
 	return d
 }
 
-// TestAcceptSignature: a verifier asks, a signer answers exactly.
+// TestAcceptSignature: a verifier asks, a client's signer answers its
+// request exactly, nonce and tag included.
 func TestAcceptSignature(t *testing.T) {
 	comps, err := ParseComponents(`"@method" "@path" "content-type"`)
 	if err != nil {
@@ -243,6 +244,14 @@ func TestAcceptSignature(t *testing.T) {
 	if res.Nonce != "n-123" || res.Tag != "t" || res.Expires.IsZero() || len(res.Components()) != 3 {
 		t.Fatalf("%+v", res)
 	}
+	// What Answer makes signs requests only: a server does not answer a
+	// client's Accept-Signature with it (SignResponses does, its own way).
+	if err := a.SignResponse(http.StatusOK, http.Header{}, nil, r, nil); !errors.Is(err, signet.ErrKeyUsage) {
+		t.Fatalf("a response signed by an Answer signer: %v", err)
+	}
+	if _, err := SignResponses(a, ResponseOptions{}); !errors.Is(err, signet.ErrKeyUsage) {
+		t.Fatalf("SignResponses with an Answer signer: %v", err)
+	}
 	// Another key or algorithm cannot answer.
 	other, _ := mustKey(t, signet.ECDSAP256SHA256, "k")
 	if _, err := mustSigner(t, other, Options{}).Answer(wants[0]); !errors.Is(err, signet.ErrAlgorithmMismatch) {
@@ -255,14 +264,14 @@ func TestAcceptSignature(t *testing.T) {
 }
 
 // TestMiddleware: verified requests reach the handler with their Result
-// and body; others get 401 with a problem body; responses are signed, and
-// Accept-Signature is answered.
+// and body; others get 401 with a problem body and an Accept-Signature
+// asking for the required components; responses are signed.
 func TestMiddleware(t *testing.T) {
 	ck, cpub := mustKey(t, signet.HMACSHA256, "client")
 	sk, spub := mustKey(t, signet.Ed25519, "server")
 	v := mustVerifier(t, Policy{Require: []string{"@method", "@path", "content-digest"}, Now: time.Now}, cpub)
 	rs := mustSigner(t, sk, Options{Components: []string{"@status", "content-digest", `"@method";req`}, Digest: SHA256, Now: time.Now})
-	h := Middleware(v)(SignResponses(rs)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	h := Middleware(v)(mustSignResponses(t, rs, ResponseOptions{})(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		res, ok := FromContext(r.Context())
 		body, _ := io.ReadAll(r.Body)
 		if !ok || res.KeyID != "client" || string(body) != `{"hello": "world"}` {
