@@ -25,7 +25,11 @@ type Want struct {
 }
 
 // ParseAcceptSignature reads the Accept-Signature field of h. It returns
-// no Wants and no error when the field is absent.
+// no Wants and no error when the field is absent. The field is read up to
+// DefaultMaxHeader bytes and 16 members (signet.ErrTooLarge beyond);
+// anything that is not a dictionary of signature requests wraps
+// signet.ErrMalformed, an alg that names no RFC 9421 algorithm
+// signet.ErrUnsupported.
 func ParseAcceptSignature(h http.Header) ([]Want, error) {
 	lines := h.Values("Accept-Signature")
 	if len(lines) == 0 {
@@ -35,11 +39,14 @@ func ParseAcceptSignature(h http.Header) ([]Want, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(d) > maxSignatures {
+		return nil, fmt.Errorf("%w: Accept-Signature asks for more than %d signatures", signet.ErrTooLarge, maxSignatures)
+	}
 	out := make([]Want, 0, len(d))
 	for _, mem := range d {
 		in, err := parseSigInput(mem.Value, true)
 		if err != nil {
-			return nil, malformed("Accept-Signature", err)
+			return nil, fmt.Errorf("%w: Accept-Signature %s: %w", signet.ErrMalformed, clip.String(mem.Key), err)
 		}
 		w := Want{Label: mem.Key, Components: in.comps, Nonce: in.nonce, Tag: in.tag, KeyID: in.keyid}
 		if in.alg != "" {
