@@ -50,8 +50,9 @@ type ResponseOptions struct {
 // with s: over s's components (@status when it names none) and with s's
 // parameters. s must cover @status, and no request component without req:
 // a request has no @status, so a signature that covers it can never be
-// taken for a request signature. Errors wrap ErrNotCovered or
-// ErrComponent.
+// taken for a request signature. SignResponses fails with ErrNotCovered
+// or ErrComponent for a signer or an answer set that breaks this, and
+// with signet.ErrKeyUsage for no signer or one made by Signer.Answer.
 //
 // A client's Accept-Signature is ignored unless ResponseOptions.Answer
 // lists the component sets the server is willing to sign for it; what a
