@@ -190,6 +190,8 @@ func checkResponseSet(comps []Component) error {
 // not there when SignResponses signs (a response trailer).
 func checkResponseComponent(c *Component) error {
 	switch {
+	case c.name == "":
+		return fmt.Errorf("%w: the zero Component", ErrComponent)
 	case c.name == "@status" && c.req:
 		return fmt.Errorf("%w: %s: a request has no status", ErrComponent, c.text)
 	case c.name[0] == '@' && derived[c.name] && !c.req:

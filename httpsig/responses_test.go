@@ -249,6 +249,10 @@ func TestResponseOracle(t *testing.T) {
 			}
 		})
 	}
+	// A Want built in code with a zero Component is refused, not a panic.
+	if _, err := rp.answer(Want{Label: "z", Components: []Component{{}}}, rp.own); !errors.Is(err, ErrComponent) {
+		t.Fatalf("zero Component: %v", err)
+	}
 	// Refused requests are skipped, and two answers at most are made.
 	resp, _ := serveSigned(t, h, `a=("content-type"), b=("@method";req "@path";req), sig1=("content-type" "content-digest"), c=("content-type" "content-digest"), d=("content-type" "content-digest")`)
 	if got := labels(t, resp.Header); !slices.Equal(got, []string{"sig1", "b", "c"}) {
