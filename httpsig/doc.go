@@ -50,27 +50,27 @@
 // SignResponses signs with the server's components and parameters only,
 // and they must cover @status, so that a response signature never passes
 // for a request signature. A client may ask for a signature with
-// Accept-Signature (AcceptSignature, ParseAcceptSignature, RFC 9421 §5),
-// but the server answers only when ResponseOptions.Answer lists the
-// component sets it allows, and then takes from the client no more than a
-// label and which parameters to include: the nonce is the server's own,
-// the tag never the client's, alg and keyid only the key's. Answering
-// whatever a client asks would make the server's key a signing oracle.
-// Sign responses with another key than requests: see SignResponses. A
-// client answers a server's Accept-Signature on its own request with
-// Signer.Answer.
+// Accept-Signature (AcceptSignature, ParseAcceptSignature, RFC 9421 §5;
+// read up to 16 KiB and 16 members), but the server answers only when
+// ResponseOptions.Answer lists the component sets it allows, and then
+// takes from the client no more than a label and which parameters to
+// include: the nonce is the server's own, the tag never the client's, alg
+// and keyid only the key's. Answering whatever a client asks would make
+// the server's key a signing oracle. Sign responses with another key than
+// requests: see SignResponses. A client answers a server's
+// Accept-Signature on its own request with Signer.Answer.
 //
 // Work is bounded: Signature-Input and Signature at 16 KiB
 // (Policy.MaxHeader), 16 signatures and 64 components each, at most 8
 // signature checks per message (Policy.RequireKeyID refuses signatures
-// that would be tried against every key), Accept-Signature at 16 KiB and
-// 16 members, and 2 answers to it per response. Signature fields in canonical form take a parser that
+// that would be tried against every key), 2 Accept-Signature answers per
+// response. Signature fields in canonical form take a parser that
 // allocates nothing; anything else goes to the strict RFC 9651 parser,
 // and the two agree (tested, fuzzed).
 //
 // Every parser has a size limit; errors wrap the sentinels of this package
 // (ErrNoSignature, ErrComponent, ErrNotCovered, ErrTooOld, ErrReplay,
 // ErrDigest) or of package signet (ErrMalformed, ErrTooLarge,
-// ErrSignatureInvalid, ErrAlgorithmMismatch, ErrKeyNotFound, ErrKeyUsage,
-// ErrUnsupported, ErrExpired, ErrNotYetValid). Signers and Verifiers are safe for concurrent use.
+// ErrSignatureInvalid, ErrAlgorithmMismatch, ErrKeyNotFound, ErrExpired,
+// ErrNotYetValid). Signers and Verifiers are safe for concurrent use.
 package httpsig
