@@ -258,7 +258,7 @@ func (g *gen) jwt() []attacks.Case {
 		{ID: "jwt-missing-exp", Title: "No exp claim (a token that never expires)", Alg: "HS256", Key: keyHS,
 			Token: hs(hHS, `{"iss":"https://issuer.example.com","sub":"admin","aud":"https://api.example.com"}`), SignetError: "signet.ErrMissingClaim",
 			References: []string{"RFC 7519 §4.1.4", "RFC 8725 §3.10"},
-			Notes:      "signet requires exp by default (DESIGN.md §1)."},
+			Notes:      "signet requires exp by default (docs/design.md, \"Defaults\")."},
 		{ID: "jwt-nbf-future", Title: "nbf in the future", Alg: "HS256", Key: keyHS,
 			Token: hs(hHS, fmt.Sprintf(`{"sub":"admin","exp":%d,"nbf":%d}`, exp, future)), SignetError: "signet.ErrNotYetValid",
 			References: []string{"RFC 7519 §4.1.5"}},

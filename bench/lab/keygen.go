@@ -12,7 +12,7 @@ import (
 	"github.com/signet-go/signet"
 )
 
-// keyGenCases: key generation (the study's "key generation"), signet's
+// keyGenCases: key generation, signet's
 // GenerateKey beside the standard library's generator for the same key
 // (the floor). The peers take keys made by the standard library; they
 // have no generator of their own to compare.

@@ -25,7 +25,7 @@ func TestMedian(t *testing.T) {
 }
 
 // TestReport runs a tiny lab (two cases and their floor, one round) and
-// checks what it writes: the records of DESIGN §6, the report's sections
+// checks what it writes: the records of docs/design.md, the report's sections
 // and charts.
 func TestReport(t *testing.T) {
 	if err := flag.Set("test.benchtime", "5ms"); err != nil {
@@ -100,7 +100,7 @@ func TestReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	md, _ := os.ReadFile(filepath.Join(dir, "REPORT.md"))
-	for _, want := range []string{"## Method", "## Targets", "HS256 sign ≥ 5× golang-jwt", "| HS256 | **", "## The studies' claims"} {
+	for _, want := range []string{"## Method", "## Targets", "HS256 sign ≥ 5× golang-jwt", "| HS256 | **", "## Common claims, tested on this machine"} {
 		if !strings.Contains(string(md), want) {
 			t.Errorf("REPORT.md lacks %q", want)
 		}

@@ -292,10 +292,11 @@ func (r *report) peersOf(m *measurement) []*measurement {
 	return out
 }
 
-// writeClaims tests the studies' conclusions on this machine.
+// writeClaims tests, on this machine, claims often made about the formats
+// (docs/design.md, "Reference workloads").
 func (r *report) writeClaims(b *strings.Builder) {
-	b.WriteString("## The studies' claims on this machine\n\n")
-	// Seed 000: "PASETO is more memory-efficient for small payloads; JWT
+	b.WriteString("## Common claims, tested on this machine\n\n")
+	// "PASETO is more memory-efficient for small payloads; JWT
 	// is faster for large ones". Symmetric: HS256 against v4.local.
 	type pair struct{ jwtLib, pasetoLib string }
 	for _, p := range []pair{{"signet", "signet"}, {"golang-jwt", "go-paseto"}} {
@@ -328,7 +329,7 @@ func (r *report) writeClaims(b *strings.Builder) {
 			}
 		}
 	}
-	// Seed 003: the HTTP signatures study's spread, and whether the
+	// RFC 9421: the libraries' spread, and whether the
 	// library is the cost for HMAC but noise for public-key algorithms.
 	for _, alg := range []string{"hmac-sha256", "ecdsa-p256-sha256", "rsa-pss-sha512"} {
 		for _, op := range []string{"Sign", "Verify"} {
@@ -348,6 +349,6 @@ func (r *report) writeClaims(b *strings.Builder) {
 			}
 		}
 	}
-	b.WriteString("\nThe study of RFC 9421 libraries found the library to be most of the cost for HMAC and noise for RSA and ECDSA; the ratios above test that on this machine. The JWT studies ran single-threaded with one library per format; the concurrency tables and the peers' columns are what they left out.\n\n")
+	b.WriteString("\nA common claim about RFC 9421 libraries is that the library is most of the cost for HMAC and noise beside RSA and ECDSA; the ratios above test it on this machine, with every library beside the same floor.\n\n")
 	_ = lab.Sizes
 }
