@@ -25,8 +25,10 @@ import (
 )
 
 // The security matrix: signet's attack corpus (../attacks, see its
-// README) and the published vectors, run against every library through the
-// same adapters as the benchmarks.
+// README) and the published vectors, run against every library: the peers
+// through the same adapters as the benchmarks, signet's attack verdicts
+// through attacks.Case.Verify (its default policies, as the corpus
+// claims).
 //
 // The adapters' Verify and Open check expiry against the wall clock, which
 // suits the benchmarks but not fixed data: the RFC vectors expired years
@@ -93,8 +95,9 @@ type Verdict struct {
 	// (n/a). A library that panicked is counted as rejecting, with the
 	// panic here ("panic: …").
 	Detail string
-	// Path is the adapter method that gave the verdict: "VerifyAt",
-	// "Verify", "OpenAt", "Open", "VerifyBytes", "OpenBytes".
+	// Path is what gave the verdict: an adapter method ("VerifyAt",
+	// "Verify", "OpenAt", "Open", "VerifyBytes", "OpenBytes") or, for
+	// signet's attack verdicts, "attacks.Case.Verify".
 	Path string
 }
 
@@ -729,7 +732,7 @@ func splitDict(s string) []string {
 func WriteSecurityReport(w io.Writer, rs []AttackResult, cs []ConformanceResult) error {
 	var b strings.Builder
 	b.WriteString("## Security matrix\n\n")
-	b.WriteString("Every case of the attack corpus (`attacks/`) through every library's adapter. " +
+	b.WriteString("Every case of the attack corpus (`attacks/`) against every library: signet with its default policies (`attacks.Case.Verify`), each peer through its adapter. " +
 		"**ACCEPTED** marks an attack a library let through; **REFUSED** a valid control it turned down.\n")
 	type wrong struct{ lib, format string }
 	bad := map[wrong][]string{}

@@ -9,8 +9,8 @@ import (
 	"github.com/signet-go/signet/bench/lab"
 )
 
-// security is the attack corpus and the published vectors run through
-// every library's adapter.
+// security is the attack corpus and the published vectors run against
+// every library (lab.RunAttacks, lab.RunConformance).
 type security struct {
 	attacks     []lab.AttackResult
 	conformance []lab.ConformanceResult
