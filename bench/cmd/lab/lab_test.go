@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/signet-go/signet/attacks"
 	"github.com/signet-go/signet/bench/lab"
 )
 
@@ -306,5 +307,27 @@ func TestTieIsNotFastest(t *testing.T) {
 	rep.writeTargets(&b)
 	if strings.Contains(b.String(), "4 of 4 rows fastest") || strings.Contains(b.String(), "2 of 4 rows fastest") {
 		t.Errorf("a tie counted as fastest:\n%s", b.String())
+	}
+}
+
+// The attack target counts a refusal as intended only with the sentinel
+// the case names; n/a and a wrong verdict are not intended either.
+func TestSignetAttackTally(t *testing.T) {
+	reject := lab.AttackResult{ID: "a", Expect: attacks.Reject, SignetError: "signet.ErrAlgorithmMismatch"}
+	control := lab.AttackResult{ID: "c", Expect: attacks.Accept}
+	v := func(o lab.Outcome, detail string) []lab.Verdict {
+		return []lab.Verdict{{Lib: "signet", Outcome: o, Detail: detail}, {Lib: "peer", Outcome: lab.Accepted}}
+	}
+	with := func(r lab.AttackResult, vs []lab.Verdict) lab.AttackResult { r.Verdicts = vs; return r }
+	s := &security{attacks: []lab.AttackResult{
+		with(reject, v(lab.Rejected, "signet: algorithm does not match the key: HS256")), // intended
+		with(reject, v(lab.Rejected, "signet: signature invalid")),                       // refused, another error
+		with(reject, v(lab.Accepted, "")),                                                // let through
+		with(reject, v(lab.NotApplicable, "no verdict")),
+		with(control, v(lab.Accepted, "")), // intended
+		with(control, v(lab.Rejected, "signet: malformed input")),
+	}}
+	if n, ok := s.signetAttackTally(); n != 6 || ok != 2 {
+		t.Fatalf("tally: %d cases, %d as intended; want 6 and 2", n, ok)
 	}
 }
