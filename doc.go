@@ -1,5 +1,7 @@
-// Package signet is the key model shared by signet's token formats: JWT/JWS
-// (package jwt), and later PASETO and HTTP Message Signatures.
+// Package signet is the key model shared by signet's formats: JWT/JWS
+// (package jwt, keys also as JWK in package jwk), PASETO v3 and v4
+// (package paseto, keys also as PASERK in package paserk) and HTTP Message
+// Signatures, RFC 9421 (package httpsig). One Key type serves all three.
 //
 // # Keys are bound to one algorithm
 //
@@ -13,7 +15,10 @@
 // Verification takes the algorithm from the key, never from the token: a
 // token whose header names another algorithm is refused with
 // ErrAlgorithmMismatch before any cryptography, so "alg":"none" and the
-// RS256→HS256 key-confusion attack have nothing to work with.
+// RS256→HS256 key-confusion attack have nothing to work with. Each format
+// has its own algorithms (HS256 and EdDSA for JWS, V4Public and V4Local
+// for PASETO, HMACSHA256 and Ed25519 for RFC 9421, …): an HS256 key never
+// checks an RFC 9421 hmac-sha256 signature, nor a PASETO key a JWT.
 //
 // Weak keys are refused when made, with ErrWeakKey: HMAC secrets shorter
 // than the hash (32 bytes for HS256, 48 for HS384, 64 for HS512), RSA
@@ -47,5 +52,6 @@
 //
 // Per-key state is prepared once: the keyed HMAC state is pooled per key,
 // RSA keys are precomputed, public keys parsed and validated. Key.Sign
-// appends to a caller's buffer; Key.Verify of an HMAC does not allocate.
+// appends to a caller's buffer; an HMAC key signs into a buffer with room
+// and verifies, a forged MAC included, without allocating.
 package signet

@@ -2,6 +2,7 @@ package attacks_test
 
 import (
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -50,65 +51,86 @@ func TestCorpus(t *testing.T) {
 	t.Logf("cases: %v", count)
 }
 
-// verify checks one case with signet and returns its error.
+// verify checks one case with signet and returns its error: the verdict
+// is Case.Verify's, under the default policies the corpus claims (the
+// lab runs the same function). The token formats are also checked the
+// way only a test can: no claims come with an error, and the untyped
+// form agrees.
 func verify(t *testing.T, c attacks.Case) error {
 	t.Helper()
-	key, err := c.SignetKey()
-	if err != nil {
-		t.Fatal(err)
+	err := c.Verify()
+	if errors.Is(err, attacks.ErrFirstRefused) {
+		t.Fatalf("first presentation refused: %v", err)
 	}
-	now := c.Time()
+	key, kerr := c.SignetKey()
+	if kerr != nil {
+		t.Fatal(kerr)
+	}
 	switch c.Format {
 	case attacks.JWT:
-		p := jwt.Policy{Now: now}
-		claims, err := jwt.Verify[jwt.Claims](key, c.Token, p)
-		if err != nil && (claims.Subject != "" || claims.ExpiresAt != 0) {
+		p := c.JWTPolicy()
+		claims, errClaims := jwt.Verify[jwt.Claims](key, c.Token, p)
+		if errClaims != nil && (claims.Subject != "" || claims.ExpiresAt != 0) {
 			t.Fatalf("claims returned with an error: %+v", claims)
 		}
 		// The untyped form reads the same claims and must agree.
 		if _, errMap := jwt.Verify[jwt.Map](key, c.Token, p); (err == nil) != (errMap == nil) || err != nil && !sameSentinel(err, errMap) {
 			t.Fatalf("Verify[Claims]: %v; Verify[Map]: %v", err, errMap)
 		}
-		return err
 	case attacks.PASETO:
-		p := paseto.Policy{Now: now}
-		if c.Implicit != "" {
-			p.Implicit = []byte(c.Implicit)
-		}
-		// The key decides the call: a local key decrypts, a public key
-		// verifies, whatever the token says it is.
 		var claims paseto.Claims
+		var errClaims error
 		if key.Symmetric() {
-			claims, err = paseto.Decrypt[paseto.Claims](key, c.Token, p)
+			claims, errClaims = paseto.Decrypt[paseto.Claims](key, c.Token, c.PASETOPolicy())
 		} else {
-			claims, err = paseto.Verify[paseto.Claims](key, c.Token, p)
+			claims, errClaims = paseto.Verify[paseto.Claims](key, c.Token, c.PASETOPolicy())
 		}
-		if err != nil && claims.Subject != "" {
+		if errClaims != nil && claims.Subject != "" {
 			t.Fatalf("claims returned with an error: %+v", claims)
 		}
-		return err
-	case attacks.HTTPSig:
-		v, err := httpsig.NewVerifier(key, httpsig.Policy{Now: func() time.Time { return now }, UnsignedBody: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		check := func() error {
-			r, err := c.Request()
-			if err != nil {
-				t.Fatal(err)
-			}
-			_, err = v.VerifyRequest(r)
-			return err
-		}
-		if c.Replay {
-			if err := check(); err != nil {
-				t.Fatalf("first presentation refused: %v", err)
-			}
-		}
-		return check()
 	}
-	t.Fatalf("format %q", c.Format)
-	return nil
+	return err
+}
+
+// TestCorpusPolicies: the policies a case is verified with are the zero
+// policies of their packages, given only what the case says its verifier
+// holds; nothing stricter or looser.
+func TestCorpusPolicies(t *testing.T) {
+	cases, err := attacks.Load(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cases {
+		jp := c.JWTPolicy()
+		if jp.Now != c.Time() || jp.Audience != c.Audience {
+			t.Fatalf("%s: jwt policy %+v", c.ID, jp)
+		}
+		jp.Now, jp.Audience = time.Time{}, ""
+		if !reflect.DeepEqual(jp, jwt.Policy{}) {
+			t.Errorf("%s: the jwt policy sets more than the clock and audience: %+v", c.ID, jp)
+		}
+		pp := c.PASETOPolicy()
+		if !pp.Now.Equal(c.Time()) || pp.Audience != c.Audience || string(pp.Implicit) != c.Implicit {
+			t.Fatalf("%s: paseto policy %+v", c.ID, pp)
+		}
+		pp.Now, pp.Audience, pp.Implicit = time.Time{}, "", nil
+		if !reflect.DeepEqual(pp, paseto.Policy{}) {
+			t.Errorf("%s: the paseto policy sets more than the clock, audience and implicit assertion: %+v", c.ID, pp)
+		}
+		hp := c.HTTPSigPolicy()
+		if hp.Now == nil || !hp.Now().Equal(c.Time()) {
+			t.Fatalf("%s: httpsig policy clock", c.ID)
+		}
+		hp.Now = nil
+		if !reflect.DeepEqual(hp, httpsig.Policy{}) {
+			t.Errorf("%s: the httpsig policy sets more than the clock: %+v", c.ID, hp)
+		}
+		// Every token verifier names its audience, so that no verdict
+		// rests on a default that does not enforce aud.
+		if (c.Format == attacks.HTTPSig) == (c.Audience != "") {
+			t.Errorf("%s: audience %q for %s", c.ID, c.Audience, c.Format)
+		}
+	}
 }
 
 // sameSentinel reports whether a and b wrap the same sentinel of the

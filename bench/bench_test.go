@@ -6,7 +6,7 @@ import (
 	"github.com/signet-go/signet/bench/lab"
 )
 
-// The lab's benchmarks, named as DESIGN.md §5:
+// The lab's benchmarks, named as docs/design.md says:
 //
 //	go test -run '^$' -bench . -benchmem ./...            (from bench/)
 //	go test -run '^$' -bench 'JWT/HS256' -cpu 1,2 .

@@ -66,6 +66,46 @@ func TestAllocationsKeysTakingTurns(t *testing.T) {
 	}
 }
 
+// TestAllocationsForgedHMAC pins the README's claim, "a JWT with a forged
+// HMAC signature is refused without allocating", for each HMAC algorithm
+// and for the key found by kid in a key set as for a single key. Refusing
+// a forged public-key signature costs what the primitive allocates (see
+// the benchmarks' floors), and other formats allocate once (their
+// allocation tests): the claim is made for HMAC JWTs only.
+func TestAllocationsForgedHMAC(t *testing.T) {
+	for _, alg := range []signet.Algorithm{signet.HS256, signet.HS384, signet.HS512} {
+		k, err := signet.GenerateKeyWithID(alg, "k1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		other, err := signet.GenerateKeyWithID(alg, "k2")
+		if err != nil {
+			t.Fatal(err)
+		}
+		set, err := signet.NewKeySet(other, k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tok, err := jwt.Sign(k, jwt.Claims{Subject: "u1", Audience: jwt.Audience{"api"}, ExpiresAt: jwt.At(now.Add(time.Hour))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		forged := flipSignature(tok)
+		p := jwt.Policy{Now: now, Audience: "api"}
+		for _, keys := range []struct {
+			name string
+			keys signet.Keys
+		}{{"key", k}, {"key set, by kid", set}} {
+			if _, err := jwt.Verify[jwt.Claims](keys.keys, forged, p); !errors.Is(err, signet.ErrSignatureInvalid) {
+				t.Fatalf("%s %s: forgery: %v, want ErrSignatureInvalid", alg, keys.name, err)
+			}
+			if got := testing.AllocsPerRun(100, func() { _, _ = jwt.Verify[jwt.Claims](keys.keys, forged, p) }); got != 0 {
+				t.Errorf("%s %s: refusing a forgery made %.0f allocations, want 0", alg, keys.name, got)
+			}
+		}
+	}
+}
+
 // flipSignature returns tok with one bit of its signature flipped: a
 // forgery whatever the signature was (replacing its last characters with
 // fixed ones left it valid when it already ended in them).

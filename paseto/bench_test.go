@@ -29,7 +29,7 @@ import (
 
 var benchNow = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 
-// benchClaims is the notes' 151-byte claim set.
+// benchClaims is the reference claim set (docs/design.md), 151 bytes of JSON.
 func benchClaims() Claims {
 	return Claims{
 		Audience:  "https://api.example.com",

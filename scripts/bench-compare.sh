@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Prints benchstat tables of signet against each peer of the lab:
-# the lab's benchmarks (bench/, DESIGN.md §5 names) run COUNT times, then
+# the lab's benchmarks (bench/, names as in docs/design.md) run COUNT times, then
 # for each peer the rows it shares with signet, compared with benchstat
 # (time, B/op, allocs/op, with confidence intervals).
 #

@@ -205,7 +205,7 @@ func (g *gen) httpsig() []attacks.Case {
 		{ID: "httpsig-control-authority-normalized", Title: "Host Example.COM:443 over TLS: @authority is example.com (control)", Alg: "ed25519", Key: keyEd,
 			Message: normalized, Scheme: "https",
 			References: []string{"RFC 9421 §2.2.3", "RFC 9110 §4.2.3"},
-			Notes:      "None of the four Go peers normalizes @authority (httpsig-landscape §0): they refuse this valid signature."},
+			Notes:      "The lab's RFC 9421 peers do not normalize @authority: they refuse this valid signature (the lab's security matrix)."},
 
 		// Tampering with covered components.
 		{ID: "httpsig-tampered-method", Title: "Method changed to DELETE", Alg: "hmac-sha256", Key: keyHMAC,
@@ -230,8 +230,8 @@ func (g *gen) httpsig() []attacks.Case {
 		{ID: "httpsig-body-and-digest-replaced", Title: "Body and its Content-Digest both replaced", Alg: "ecdsa-p256-sha256", Key: keyEC,
 			Message: swapped, SignetError: "signet.ErrSignatureInvalid",
 			References: []string{"RFC 9421 §7.2.8"}},
-		{ID: "httpsig-component-dropped", Title: "@path removed from the covered components in Signature-Input", Alg: "hmac-sha256", Key: keyHMAC,
-			Message: replaceOnce(hmacGet, `"@authority" "@path"`, `"@authority"`), SignetError: "signet.ErrSignatureInvalid",
+		{ID: "httpsig-component-dropped", Title: "@query removed from the covered components in Signature-Input", Alg: "hmac-sha256", Key: keyHMAC,
+			Message: replaceOnce(hmacGet, `"@path" "@query"`, `"@path"`), SignetError: "signet.ErrSignatureInvalid",
 			References: []string{"RFC 9421 §3.2", "RFC 9421 §7.2.1"}},
 
 		// Parameters and time.
@@ -267,7 +267,7 @@ func (g *gen) httpsig() []attacks.Case {
 			References: []string{"RFC 9421 §7.3.4"}},
 		{ID: "httpsig-hmac-base-concat-forgery", Title: `Forged DELETE /admin/everything signed base || HMAC(k, "") (common-fate/httpsig forgery)`, Alg: "hmac-sha256", Key: keyHMAC,
 			Message: forged, SignetError: "signet.ErrSignatureInvalid",
-			References: []string{"common-fate/httpsig v0.2.1 hmac-sha256 forgery (httpsig-landscape §0)", "RFC 9421 §3.3.3"},
+			References: []string{"common-fate/httpsig v0.2.1 hmac-sha256 forgery (bench/lab/httpsig_commonfate.go)", "RFC 9421 §3.3.3"},
 			Notes:      "HMAC(k, \"\") is the last 32 bytes of any signature common-fate makes with k; it accepts this request."},
 		{ID: "httpsig-other-key", Title: "Signed by another Ed25519 key under the verifier's keyid", Alg: "ed25519", Key: keyEd,
 			Message: get.sign(hsig{comps: getComps, params: params(issued, "test-key-ed25519", "")}, "http", edAttacker, true), SignetError: "signet.ErrSignatureInvalid",
@@ -278,14 +278,14 @@ func (g *gen) httpsig() []attacks.Case {
 		{ID: "httpsig-ecdsa-der", Title: "ecdsa-p256-sha256 signature in ASN.1 DER instead of r || s", Alg: "ecdsa-p256-sha256", Key: keyEC,
 			Message: post.sign(hsig{comps: postComps, params: params(issued, "test-key-ecc-p256", "")}, "http", derSign, true), SignetError: "signet.ErrSignatureInvalid",
 			References: []string{"RFC 9421 §3.3.4"},
-			Notes:      "forcebit's RFC 9421 library emits DER (httpsig-landscape §0)."},
+			Notes:      "RFC 9421 encodes ECDSA signatures as r‖s; a library that emits or accepts DER is not interoperable and widens what verifies."},
 		{ID: "httpsig-ecdsa-psychic", Title: "ecdsa-p256-sha256 signature r = s = 0", Alg: "ecdsa-p256-sha256", Key: keyEC,
 			Message: post.sign(hsig{comps: postComps, params: params(issued, "test-key-ecc-p256", "")}, "http", zeroSign, true), SignetError: "signet.ErrSignatureInvalid",
 			References: []string{"CVE-2022-21449"}},
 
 		// Parsing and canonicalization.
 		{ID: "httpsig-duplicate-component", Title: "@method covered twice", Alg: "ed25519", Key: keyEd,
-			Message: get.sign(hsig{comps: []string{`"@method"`, `"@method"`, `"@path"`}, params: params(issued, "test-key-ed25519", "")}, "http", edSign, false), SignetError: "httpsig.ErrComponent",
+			Message: get.sign(hsig{comps: []string{`"@method"`, `"@authority"`, `"@path"`, `"@method"`}, params: params(issued, "test-key-ed25519", "")}, "http", edSign, false), SignetError: "httpsig.ErrComponent",
 			References: []string{"RFC 9421 §2.5"}},
 		{ID: "httpsig-lenient-structured-field", Title: "Signature-Input with a comma inside the inner list (not a Structured Field)", Alg: "ed25519", Key: keyEd,
 			Message: lenient, SignetError: "signet.ErrMalformed",

@@ -56,6 +56,10 @@ const (
 	expiredRFC3339 = "2025-01-01T00:00:00Z"
 	futureRFC3339  = "2099-01-01T00:00:00Z"
 	issuedRFC3339  = "2026-01-01T00:00:00Z"
+
+	// audience is the aud of the corpus's tokens and the audience their
+	// verifiers name.
+	audience = "https://api.example.com"
 )
 
 func main() {
@@ -69,14 +73,19 @@ func main() {
 		fail(err)
 	}
 	files := []attacks.File{
-		{Format: attacks.JWT, Description: "JWS compact tokens (RFC 7515/7519) presented to a verifier holding one key bound to one algorithm.", Cases: g.jwt()},
-		{Format: attacks.PASETO, Description: "PASETO v4/v3 tokens presented to a verifier holding one key bound to one version and purpose.", Cases: g.paseto()},
-		{Format: attacks.HTTPSig, Description: "HTTP/1.1 requests signed per RFC 9421, presented to a verifier holding one key (by keyid) that requires no particular components, created within the last five minutes (a minute of clock skew allowed), expires not passed (the same skew), and any covered Content-Digest to match the body.", Cases: g.httpsig()},
+		{Format: attacks.JWT, Description: "JWS compact tokens (RFC 7515/7519) presented to a verifier holding one key bound to one algorithm, with the default jwt.Policy given the case's clock and audience: exp required, no leeway, typ absent or JWT, tokens up to 64 KiB.", Cases: g.jwt()},
+		{Format: attacks.PASETO, Description: "PASETO v4/v3 tokens presented to a verifier holding one key bound to one version and purpose, with the default paseto.Policy given the case's clock, audience and implicit assertion: exp required.", Cases: g.paseto()},
+		{Format: attacks.HTTPSig, Description: "HTTP/1.1 requests signed per RFC 9421, presented to a verifier holding one key (by keyid) with the default httpsig.Policy given the case's clock: created required, within the last five minutes (a minute of clock skew allowed), expires not passed (the same skew), nonces remembered, a body covered by a matching Content-Digest. Every signature covers at least @method, @authority and @path.", Cases: g.httpsig()},
 	}
 	differ := false
 	for _, f := range files {
 		for i := range f.Cases {
 			f.Cases[i].Format = f.Format
+			if f.Format != attacks.HTTPSig {
+				// Every token verifier names the audience its tokens are
+				// issued for, as an application does (RFC 7519 §4.1.3).
+				f.Cases[i].Audience = audience
+			}
 		}
 		var buf bytes.Buffer
 		enc := json.NewEncoder(&buf)

@@ -143,7 +143,7 @@ func (g *gen) selfCheckPASETO() error {
 }
 
 func pclaims(sub, expires string) string {
-	return fmt.Sprintf(`{"iss":"https://issuer.example.com","sub":%q,"aud":"https://api.example.com","exp":%q,"iat":%q}`, sub, expires, issuedRFC3339)
+	return fmt.Sprintf(`{"iss":"https://issuer.example.com","sub":%q,"aud":%q,"exp":%q,"iat":%q}`, sub, audience, expires, issuedRFC3339)
 }
 
 func (g *gen) paseto() []attacks.Case {
@@ -228,7 +228,7 @@ func (g *gen) paseto() []attacks.Case {
 		{ID: "paseto-v2-downgrade", Title: "v2.local token (XChaCha20-Poly1305) with the same key, presented to a v4.local verifier", Alg: "v4.local", Key: keyLocal,
 			Token: v2Local(g.local, derive("nonce v2", 24), []byte(admin), nil), SignetError: "signet.ErrUnsupported",
 			References: []string{"PASETO 01-Protocol-Versions (no version routing, no algorithm agility)"},
-			Notes:      "o1egl/paseto's Parse routes tokens to v1 or v2 by their header (paseto-landscape §3.1)."},
+			Notes:      "o1egl/paseto's Parse routes tokens to v1 or v2 by their header (the lab's security matrix)."},
 
 		// Footer, payload and signature tampering.
 		{ID: "paseto-local-footer-tampered", Title: "v4.local footer changed (kid of another key)", Alg: "v4.local", Key: keyLocal,
@@ -270,7 +270,7 @@ func (g *gen) paseto() []attacks.Case {
 		{ID: "paseto-non-canonical-base64", Title: "Last base64url character with non-zero unused bits (same bytes, other text)", Alg: "v4.local", Key: keyLocal,
 			Token: unused[:len(unused)-1] + nonCanonical(unused[len(unused)-1]), SignetError: "signet.ErrMalformed",
 			References: []string{"PASETO test vector 4-F-4", "RFC 4648 §3.5"},
-			Notes:      "o1egl/paseto accepts non-canonical trailing bits (paseto-landscape §3.1)."},
+			Notes:      "o1egl/paseto accepts non-canonical trailing bits (the lab's security matrix)."},
 		{ID: "paseto-padding", Title: "base64 padding after the payload segment", Alg: "v4.local", Key: keyLocal,
 			Token: bare + "=", SignetError: "signet.ErrMalformed",
 			References: []string{"PASETO test vector 4-F-5"}},
@@ -283,16 +283,16 @@ func (g *gen) paseto() []attacks.Case {
 			Token: public(pclaims("user@example.com", expiredRFC3339), nil), SignetError: "signet.ErrExpired",
 			References: []string{"PASETO 04-Claims.md (exp)"}},
 		{ID: "paseto-missing-exp", Title: "v4.local token without exp", Alg: "v4.local", Key: keyLocal,
-			Token: local("no-exp", `{"sub":"admin"}`, nil, ""), SignetError: "signet.ErrMissingClaim",
+			Token: local("no-exp", fmt.Sprintf(`{"sub":"admin","aud":%q}`, audience), nil, ""), SignetError: "signet.ErrMissingClaim",
 			References: []string{"PASETO 02-Validators.md (fail closed)", "paseto-spec issue 27"},
 			Notes:      "o1egl's default validation skips a missing exp (o1egl issue 22)."},
 		{ID: "paseto-nbf-future", Title: "v4.local token with nbf in the future", Alg: "v4.local", Key: keyLocal,
-			Token: local("nbf", fmt.Sprintf(`{"sub":"admin","exp":%q,"nbf":%q}`, expRFC3339, futureRFC3339), nil, ""), SignetError: "signet.ErrNotYetValid",
+			Token: local("nbf", fmt.Sprintf(`{"sub":"admin","aud":%q,"exp":%q,"nbf":%q}`, audience, expRFC3339, futureRFC3339), nil, ""), SignetError: "signet.ErrNotYetValid",
 			References: []string{"PASETO 04-Claims.md (nbf)"}},
 		{ID: "paseto-duplicate-exp", Title: "Claims with two exp members (expired first, far future last)", Alg: "v4.local", Key: keyLocal,
 			Token: local("dup", fmt.Sprintf(`{"sub":"admin","exp":%q,"exp":%q}`, expiredRFC3339, expRFC3339), nil, ""), SignetError: "signet.ErrMalformed",
 			References: []string{"PASETO 01-Payload-Processing.md (unique keys)"},
-			Notes:      "go-paseto accepts duplicate keys, last wins (paseto-landscape §3.1)."},
+			Notes:      "go-paseto accepts duplicate keys, last wins (the lab's security matrix)."},
 		{ID: "paseto-exp-as-number", Title: "exp as a JSON number instead of an RFC 3339 string", Alg: "v4.local", Key: keyLocal,
 			Token: local("exp-number", fmt.Sprintf(`{"sub":"admin","exp":%d}`, exp), nil, ""), SignetError: "signet.ErrMalformed",
 			References: []string{"PASETO 04-Claims.md (DateTime)"}},

@@ -6,9 +6,10 @@ import (
 	"github.com/signet-go/signet/jwt"
 )
 
-// signet's JWT adapter's optional methods for the security matrix
-// (attacks.go): the same verification as its Verify, at a given time, and
-// the JWS check alone.
+// signet's JWT adapter's optional methods, which the conformance runs
+// of the published vectors use (attacks.go; signet's attack verdicts come
+// from attacks.Case.Verify instead): the same verification as its Verify,
+// at a given time, and the JWS check alone.
 
 // VerifyAt is Verify with now as the clock (JWTVerifierAt).
 func (s *signetJWTOps) VerifyAt(token string, p *Payload, now time.Time) error {

@@ -29,7 +29,7 @@ func (c Case) Bench() string {
 	return "Benchmark" + c.Format
 }
 
-// Sub is the sub-benchmark path under Bench (DESIGN.md §5):
+// Sub is the sub-benchmark path under Bench (docs/design.md, "Names"):
 // "HS256/Sign/golang-jwt", "HS256/large/Sign/signet",
 // "HS256/Sign/Parallel/signet".
 func (c Case) Sub() string {
@@ -219,10 +219,10 @@ func jwtCases(k *Keys, alg, size string, parallel bool) ([]Case, error) {
 		)
 		if size == "small" {
 			// Initialisation: a library made ready to sign and verify from
-			// the key as a service stores it, at start or on rotation (the
-			// study's "key initialisation"): the secret's bytes, or the
-			// private key's PKCS #8 PEM read by the library's own loader
-			// (the standard library's for those that have none).
+			// the key as a service stores it, at start or on rotation: the
+			// secret's bytes, or the private key's PKCS #8 PEM read by the
+			// library's own loader (the standard library's for those that
+			// have none).
 			pemSpec, err := k.PEMSpec(alg)
 			if err != nil {
 				return nil, err
@@ -334,7 +334,7 @@ func parallelLoop(make func() func()) func(b *testing.B) {
 // shared is a parallelLoop maker for a goroutine-safe f.
 func shared(f func()) func() func() { return func() func() { return f } }
 
-// httpsigRequest is the HTTP signatures study's request: a JSON POST.
+// httpsigRequest is the reference request (docs/design.md): a JSON POST.
 func httpsigRequest() *http.Request {
 	r, _ := http.NewRequest(http.MethodPost, "https://example.com/api/resource?param=value",
 		strings.NewReader(`{"id":42,"name":"widget","tags":["a","b"],"ok":true}`))

@@ -10,7 +10,7 @@ import (
 	"testing"
 )
 
-// httpsigCases: sign and verify of the study's request with one RFC 9421
+// httpsigCases: sign and verify of the reference request with one RFC 9421
 // algorithm, per library, beside the floor. The sign loop strips
 // Signature and Signature-Input and signs one request again, as a client
 // re-sending it does; the verify loop checks one request that the library
@@ -98,9 +98,18 @@ func httpsigCases(k *Keys, alg string, parallel bool) ([]Case, error) {
 		}
 	}
 	if parallel {
+		fresh := func(pick func(*httpsigFloor) func()) func() func() {
+			return func() func() {
+				f, err := newHTTPSigFloor(spec)
+				if err != nil {
+					panic(err)
+				}
+				return pick(f)
+			}
+		}
 		out = append(out,
-			Case{Format: "HTTPSig", Alg: alg, Op: "Sign", Lib: "floor", Parallel: true, Run: parallelLoop(shared(floor.sign))},
-			Case{Format: "HTTPSig", Alg: alg, Op: "Verify", Lib: "floor", Parallel: true, Run: parallelLoop(shared(floor.verify))},
+			Case{Format: "HTTPSig", Alg: alg, Op: "Sign", Lib: "floor", Parallel: true, Run: parallelLoop(fresh(func(f *httpsigFloor) func() { return f.sign }))},
+			Case{Format: "HTTPSig", Alg: alg, Op: "Verify", Lib: "floor", Parallel: true, Run: parallelLoop(fresh(func(f *httpsigFloor) func() { return f.verify }))},
 		)
 	}
 	return out, nil

@@ -1,6 +1,6 @@
 // Package lab is signet's benchmark-and-security lab: the libraries people
 // would pick instead of signet, each behind one small adapter, the
-// benchmark cases of the studies in ../shared/seeds (named as DESIGN.md §5),
+// benchmark cases of the reference workloads (named as docs/design.md says),
 // and the attack corpus run against every library.
 //
 // An adapter wraps one library for one format (JWTLib, PASETOLib,

@@ -15,16 +15,16 @@ import (
 )
 
 // httpsigFloor is the raw primitive over a signature base of the length
-// signet builds for the study's request: HMAC-SHA256 with hmac.New per
-// message (as the study's floor and a plain implementation compute it),
+// signet builds for the reference request, with the JWT floor's
+// definitions: HMAC-SHA256 on a reused keyed state (Reset, Write, Sum),
 // ECDSA with its hash, RSA-PSS with SHA-512 and a 64-byte salt,
-// RSA PKCS #1 v1.5 with SHA-256, and Ed25519. sign and verify keep no
-// state between calls: they are goroutine-safe.
+// RSA PKCS #1 v1.5 with SHA-256, and Ed25519. The HMAC state is the
+// floor's own: one floor per goroutine.
 type httpsigFloor struct {
 	sign, verify func()
 }
 
-// httpsigBase is the signature base signet signs for the study's request
+// httpsigBase is the signature base signet signs for the reference request
 // with k.
 func httpsigBase(k KeySpec) ([]byte, error) {
 	s, err := signetHTTPSig{}.New(k)
@@ -48,15 +48,19 @@ func newHTTPSigFloor(k KeySpec) (*httpsigFloor, error) {
 	var check func(sig []byte) bool
 	switch k.Alg {
 	case "hmac-sha256":
+		mac := hmac.New(sha256.New, k.Secret)
+		buf := make([]byte, 0, sha256.Size)
 		sign = func() ([]byte, error) {
-			h := hmac.New(sha256.New, k.Secret)
-			h.Write(base)
-			return h.Sum(nil), nil
+			mac.Reset()
+			mac.Write(base)
+			buf = mac.Sum(buf[:0])
+			return buf, nil
 		}
 		check = func(sig []byte) bool {
-			h := hmac.New(sha256.New, k.Secret)
-			h.Write(base)
-			return hmac.Equal(h.Sum(nil), sig)
+			mac.Reset()
+			mac.Write(base)
+			buf = mac.Sum(buf[:0])
+			return hmac.Equal(buf, sig)
 		}
 	case "ed25519":
 		priv, ok1 := k.Private.(ed25519.PrivateKey)
@@ -114,6 +118,7 @@ func newHTTPSigFloor(k KeySpec) (*httpsigFloor, error) {
 	if err != nil {
 		return nil, err
 	}
+	sig = append([]byte(nil), sig...) // the HMAC floor's buffer is reused
 	bad := append([]byte(nil), sig...)
 	bad[len(bad)-1] ^= 1
 	if !check(sig) || check(bad) {

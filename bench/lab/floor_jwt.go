@@ -9,6 +9,7 @@ import (
 	"crypto/rsa"
 	_ "crypto/sha256" // SHA-256 for crypto.Hash
 	_ "crypto/sha512" // SHA-384 and SHA-512 for crypto.Hash
+	"encoding/asn1"
 	"encoding/base64"
 	"fmt"
 	"hash"
@@ -18,8 +19,8 @@ import (
 
 // jwtFloor is the raw primitive on the signing input of the same token
 // (header.payload as signet writes it for the payload): HMAC on a reused
-// keyed state, RSA PKCS #1 v1.5 and PSS, ECDSA (the hash included), and
-// Ed25519.
+// keyed state, RSA PKCS #1 v1.5 and PSS, ECDSA (the hash included; the
+// token's r ‖ s converted to DER once, outside the loop), and Ed25519.
 type jwtFloor struct {
 	sign, verify, forged func()
 }
@@ -80,12 +81,18 @@ func newJWTFloor(k KeySpec, p *Payload) (*jwtFloor, error) {
 			_, err := ecdsa.SignASN1(rand.Reader, priv, digest(h, input))
 			must(err == nil)
 		}
-		check := func(s []byte) bool {
-			r, ss := new(big.Int).SetBytes(s[:n]), new(big.Int).SetBytes(s[n:])
-			return ecdsa.Verify(pub, digest(h, input), r, ss)
+		// The token carries r ‖ s; crypto/ecdsa verifies DER. The
+		// conversion is the library's work, so it is done here, once.
+		der := func(s []byte) []byte {
+			d, err := asn1.Marshal(struct{ R, S *big.Int }{new(big.Int).SetBytes(s[:n]), new(big.Int).SetBytes(s[n:])})
+			if err != nil {
+				panic(err)
+			}
+			return d
 		}
-		f.verify = func() { must(check(sig)) }
-		f.forged = func() { must(!check(bad)) }
+		good, forged := der(sig), der(bad)
+		f.verify = func() { must(ecdsa.VerifyASN1(pub, digest(h, input), good)) }
+		f.forged = func() { must(!ecdsa.VerifyASN1(pub, digest(h, input), forged)) }
 	case "Ed":
 		priv, pub := k.Private.(ed25519.PrivateKey), k.Public.(ed25519.PublicKey)
 		f.sign = func() { ed25519.Sign(priv, input) }

@@ -27,9 +27,9 @@ import (
 // message of the same size as the library's, without encoding, claims or
 // nonce generation (the nonce is made once):
 //
-//   - v4.local: both keyed BLAKE2b derivations (blake2b.New with the key
-//     per token, as the spec writes it), XChaCha20 over the claims and the
-//     BLAKE2b-256 MAC over PAE(h, n, c, f, i);
+//   - v4.local: both keyed BLAKE2b derivations (keyed states made once
+//     and reset per token), XChaCha20 over the claims and the BLAKE2b-256
+//     MAC (keyed per token: its key is derived) over PAE(h, n, c, f, i);
 //   - v3.local: both HKDF-SHA384 derivations, AES-256-CTR and
 //     HMAC-SHA384 over PAE(h, n, c, f, i);
 //   - v2.local: XChaCha20-Poly1305 seal or open of the claims with
@@ -102,12 +102,23 @@ func newPASETOFloor(k KeySpec, p *Payload) (*pasetoFloor, error) {
 		if k.Alg == "v4.local" {
 			var tmp [56]byte
 			var ak [32]byte
+			// The keyed states are made once and reset per token (a
+			// keyed BLAKE2b's Reset keeps its key), as the HMAC floors
+			// reuse theirs.
+			enc, err := blake2b.New(56, k.Secret)
+			if err != nil {
+				return nil, err
+			}
+			auth, err := blake2b.New(32, k.Secret)
+			if err != nil {
+				return nil, err
+			}
 			derive = func() {
-				enc, _ := blake2b.New(56, k.Secret)
+				enc.Reset()
 				enc.Write(pasetoEncKeyInfo)
 				enc.Write(n[:])
 				enc.Sum(tmp[:0])
-				auth, _ := blake2b.New(32, k.Secret)
+				auth.Reset()
 				auth.Write(pasetoAuthKeyInfo)
 				auth.Write(n[:])
 				auth.Sum(ak[:0])

@@ -25,7 +25,7 @@ import (
 // RoundTrip writes it, and a verifier.Verifier's Parse, as its Middleware
 // runs it.
 //
-// Deviations from the study's shape, all the library's: it has no @path,
+// Deviations from the reference shape, all the library's: it has no @path,
 // so its signatures cover @target-uri in its place; it always sends the
 // alg parameter and a tag, which its verifier requires (the tag selects
 // the signature), here "lab". Its default random nonce is turned off
@@ -44,7 +44,7 @@ import (
 //     can sign any request;
 //   - ecdsa-p384-sha384: the "digest" is the base followed by
 //     SHA-384(""), which ECDSA truncates to its first 48 bytes: the
-//     signature covers the first 48 bytes of the base (for the study's
+//     signature covers the first 48 bytes of the base (for the reference
 //     request, @method, @authority and 5 bytes more), so the rest of the
 //     request, created included, can be changed at will; other libraries'
 //     P-384 signatures do not verify, nor do its own elsewhere.
@@ -55,7 +55,7 @@ func (commonFateHTTPSig) Algs() []string {
 	return []string{"hmac-sha256", "ed25519", "ecdsa-p256-sha256", "ecdsa-p384-sha384", "rsa-pss-sha512", "rsa-v1_5-sha256"}
 }
 
-// commonFateComponents: the study's, with @target-uri for @path.
+// commonFateComponents: the reference components, with @target-uri for @path.
 var commonFateComponents = []string{"@method", "@authority", "@target-uri", "content-type"}
 
 // The origin common-fate's verifier is configured with (it refuses a

@@ -42,8 +42,8 @@ func httpsigPeer(t *testing.T, lib HTTPSigLib, spec KeySpec) HTTPSig {
 }
 
 // signetAs is signet's adapter signing and verifying in the shape lib
-// uses: the study's, or for common-fate its own (@target-uri for @path,
-// alg and its tag sent, and a tag required).
+// uses: the reference request's (docs/design.md), or for common-fate its
+// own (@target-uri for @path, alg and its tag sent, and a tag required).
 func signetAs(t *testing.T, lib string, spec KeySpec, now func() time.Time) HTTPSig {
 	t.Helper()
 	o := httpsig.Options{Components: httpsigComponents, Now: now}
@@ -187,7 +187,7 @@ func TestHTTPSigTooOld(t *testing.T) {
 	}
 }
 
-// TestHTTPSigCases: the cases build and are named as DESIGN.md §5 says.
+// TestHTTPSigCases: the cases build and are named as docs/design.md says.
 func TestHTTPSigCases(t *testing.T) {
 	cs, err := Cases(labKeys(t), Options{Formats: []string{"HTTPSig"}, Parallel: true, Quick: true})
 	if err != nil {

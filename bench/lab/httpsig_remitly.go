@@ -13,7 +13,7 @@ import (
 // remitlyHTTPSig is github.com/remitly-oss/httpsig-go v1.2.0: a Signer
 // from a SigningProfile and a SigningKey, a Verifier from a KeyFetcher and
 // a VerifyProfile. Signing sends created and keyid; verifying requires
-// the study's components, created and keyid, allows only the key's
+// the reference components, created and keyid, allows only the key's
 // algorithm, and takes created up to five minutes old. The key fetcher
 // knows one key, by its keyid.
 type remitlyHTTPSig struct{}
@@ -58,7 +58,7 @@ func (remitlyHTTPSig) New(k KeySpec) (HTTPSig, error) {
 }
 
 // remitlyKeys is a KeyFetcher of one key: by its keyid, or for a
-// signature without keyid (which the study's profile refuses before
+// signature without keyid (which the reference profile refuses before
 // asking) the key itself.
 type remitlyKeys struct{ spec remitly.KeySpec }
 

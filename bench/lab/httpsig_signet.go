@@ -10,8 +10,8 @@ import (
 	"github.com/signet-go/signet/httpsig"
 )
 
-// httpsigComponents are the covered components of the HTTP signatures
-// study: the request's method, authority and path, and its content type.
+// httpsigComponents are the covered components of the reference request
+// (docs/design.md): its method, authority and path, and its content type.
 var httpsigComponents = []string{"@method", "@authority", "@path", "content-type"}
 
 // httpsigLabel is the signature label every adapter signs and verifies.
@@ -33,9 +33,9 @@ func (signetHTTPSig) New(k KeySpec) (HTTPSig, error) {
 }
 
 // newSignetHTTPSig is signet's adapter with signing options o and policy
-// p beside the study's (the peer tests use it to sign in a peer's shape).
-// The verifier requires the study's components, a created no older than
-// five minutes, and the keyid of the key; the study's requests have a
+// p beside the reference shape's (the peer tests use it to sign in a peer's shape).
+// The verifier requires the reference components, a created no older than
+// five minutes, and the keyid of the key; the reference requests have a
 // body that no Content-Digest covers, which the zero Policy would refuse:
 // UnsignedBody says the application accepts that.
 func newSignetHTTPSig(k KeySpec, o httpsig.Options, p httpsig.Policy) (*signetHTTPSigOps, error) {

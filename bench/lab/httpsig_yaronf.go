@@ -15,7 +15,7 @@ import (
 // yaronfHTTPSig is github.com/yaronf/httpsign v0.3.2: SignRequest and
 // VerifyRequest with a Signer and a Verifier per key, as its examples use
 // them. Signing sends created and keyid, not alg (SignAlg(false): the
-// study's shape); verifying requires the study's components, a created no
+// reference shape); verifying requires the reference components, a created no
 // older than five minutes (and at most a minute ahead), and keyid equal to
 // the key's.
 //

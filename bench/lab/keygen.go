@@ -12,9 +12,8 @@ import (
 	"github.com/signet-go/signet"
 )
 
-// keyGenCases: key generation (the study's "key generation"), signet's
-// GenerateKey beside the standard library's generator for the same key
-// (the floor). The peers take keys made by the standard library; they
+// keyGenCases: key generation, signet's GenerateKey beside the standard
+// library's generator for the same key (the floor). The peers take keys made by the standard library; they
 // have no generator of their own to compare.
 func keyGenCases(alg string) []Case {
 	var floor func()

@@ -4,7 +4,7 @@ import "net/http"
 
 // JWTLib is one JWT library under test.
 type JWTLib interface {
-	// Name is the library's short name (DESIGN.md §5): "signet",
+	// Name is the library's short name (docs/design.md): "signet",
 	// "golang-jwt", "jwx", "go-jose", "cristalhq", "kataras".
 	Name() string
 	// Algs lists the JWS algorithms it signs and verifies.
@@ -51,7 +51,7 @@ type HTTPSigLib interface {
 	New(k KeySpec) (HTTPSig, error)
 }
 
-// HTTPSig signs and verifies requests. Sign covers the study's shape:
+// HTTPSig signs and verifies requests. Sign covers the reference request's shape:
 // @method, @authority, @path and content-type, with created and keyid
 // (libraries that cannot cover @path use what they can, noted in the
 // report). Verify accepts a signature made no more than five minutes ago

@@ -122,7 +122,7 @@ func TestPASETOExpiry(t *testing.T) {
 }
 
 // TestPASETOCases: the cases build (every library passes its self-check)
-// and their names are DESIGN.md §5's.
+// and their names are docs/design.md's.
 func TestPASETOCases(t *testing.T) {
 	cs, err := Cases(labKeys(t), Options{Formats: []string{"PASETO"}, Parallel: true})
 	if err != nil {

@@ -5,8 +5,7 @@ import (
 	"time"
 )
 
-// The payload classes of the JWT-vs-PASETO study (seed 000), sized as in
-// DESIGN.md §5: String ≈ 50 B, SimpleStruct ≈ 200 B, ComplexStruct
+// The payload classes, sized as docs/design.md says: String ≈ 50 B, SimpleStruct ≈ 200 B, ComplexStruct
 // ≈ 2 KiB, LargeData ≈ 50 KiB, VeryLargeData ≈ 500 KiB of claims.
 var Sizes = []string{"tiny", "small", "medium", "large", "verylarge"}
 
@@ -31,7 +30,7 @@ type Data struct {
 }
 
 // NewPayload returns the payload of a size class, valid for an hour from
-// now. The base claims (the notes' set) are the "small" class, about 200
+// now. The base claims (the reference claims) are the "small" class, about 200
 // bytes as JSON; "tiny" carries only sub and exp.
 func NewPayload(size string, now time.Time) *Payload {
 	p := &Payload{Issuer: "https://issuer.example.com", Subject: "user@example.com", Audience: "https://api.example.com",

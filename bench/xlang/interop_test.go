@@ -15,9 +15,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"encoding/pem"
-	"errors"
 	"hash"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -152,7 +150,7 @@ func tamper(tok string) string {
 // header {"alg", "typ": "JWT"}. Every library here supports the four
 // algorithms: "unsupported" fails the test.
 func TestInterop(t *testing.T) {
-	if os.Getenv("SIGNET_INTEROP") == "" {
+	if !interopRequired() {
 		t.Skip("set SIGNET_INTEROP=1 (make test does) to build and run the other languages' libraries")
 	}
 	langs, err := Languages(".")
@@ -169,11 +167,7 @@ func TestInterop(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
 			defer cancel()
 			var log bytes.Buffer
-			if err := l.Build(ctx, &log); errors.Is(err, ErrMissingToolchain) {
-				t.Skipf("skipped, not faked: %v", err)
-			} else if err != nil {
-				t.Fatalf("%v\n%s", err, tail(log.String(), 4000))
-			}
+			requireBuilt(t, l.Build(ctx, &log), log.String())
 			for _, lib := range l.Libs {
 				t.Run(lib, func(t *testing.T) { interopLib(ctx, t, l, lib, keys, now) })
 			}

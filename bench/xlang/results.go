@@ -8,7 +8,7 @@ import (
 )
 
 // Record is one line of out/xlang/results.json: a library at a worker
-// count over the rounds of a run, in DESIGN.md §6's fields (suite "xlang",
+// count over the rounds of a run, in the fields of docs/design.md ("The lab's output") (suite "xlang",
 // format JWT, alg HS256, op "sign+verify") and the scenario's own.
 type Record struct {
 	Suite      string    `json:"suite"`

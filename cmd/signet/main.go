@@ -14,7 +14,7 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
-// Exit codes (DESIGN.md §4).
+// Exit codes (docs/design.md, "The command line").
 const (
 	exitOK       = 0 // success
 	exitRejected = 1 // the input or a key was rejected; one line on stderr

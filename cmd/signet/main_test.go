@@ -43,7 +43,7 @@ func runAt(t *testing.T, now time.Time, stdin string, args ...string) result {
 	return r
 }
 
-// checkInvariants holds for every run (DESIGN.md §4): exit 0, 1 or 2;
+// checkInvariants holds for every run (docs/design.md, "The command line"): exit 0, 1 or 2;
 // nothing on stdout unless it succeeded; a rejection is one line on stderr
 // starting "signet: "; every line of stderr is signet's.
 func checkInvariants(t *testing.T, args []string, r result) {

@@ -1,7 +1,7 @@
 // Command lab runs signet's lab: the benchmarks of signet against the Go
 // libraries people use, interleaved, and the attack corpus and published
 // vectors against every library; it writes out/report/REPORT.md, charts
-// (SVG and PNG) and results.json (DESIGN.md §6).
+// (SVG and PNG) and results.json (docs/design.md, "The lab's output").
 //
 //	go run ./cmd/lab --quick --out ../out/report     (make report)
 //	go run ./cmd/lab --full --out ../out/report

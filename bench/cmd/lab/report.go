@@ -200,8 +200,8 @@ the primitive it calls, so where a library beats its floor by more than
 listed with the figure. The **floor** is the raw primitive on input of the same size
 (JWT: the signing input of the same token, HMAC on a reused keyed state;
 PASETO: the spec's mandatory cryptography; RFC 9421: the primitive over a
-signature base of the same length, HMAC made per message as in the
-study). A peer's cell shows its time and, in brackets, that time over
+signature base of the same length, HMAC on a reused keyed state as
+for JWT; docs/design.md defines each floor). A peer's cell shows its time and, in brackets, that time over
 signet's; signet's shows its ratio to the floor. B/op and allocs/op are
 exact. Verification always checks the signature, the algorithm and the
 expiry, and decodes the claims. Forged: a token with one signature bit

@@ -55,7 +55,7 @@ func (r *report) floorRatio(m *measurement) float64 {
 	return m.median() / f.median()
 }
 
-// record is one line of results.json (DESIGN.md §6); size and threads
+// record is one line of results.json (docs/design.md, "The lab's output"); size and threads
 // say which payload class and GOMAXPROCS a record is for.
 type record struct {
 	Suite       string    `json:"suite"`

@@ -6,11 +6,12 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/signet-go/signet/attacks"
 	"github.com/signet-go/signet/bench/lab"
 )
 
-// security is the attack corpus and the published vectors run through
-// every library's adapter.
+// security is the attack corpus and the published vectors run against
+// every library (lab.RunAttacks, lab.RunConformance).
 type security struct {
 	attacks     []lab.AttackResult
 	conformance []lab.ConformanceResult
@@ -29,17 +30,31 @@ func runSecurity(cfg config) (*security, error) {
 }
 
 // signetAttackTally counts the corpus's cases and those signet judged as
-// the corpus expects.
+// the corpus expects: a control accepted, an attack refused with the
+// sentinel the case names (a refusal for another reason is not counted).
 func (s *security) signetAttackTally() (n, asIntended int) {
 	for _, r := range s.attacks {
 		n++
 		for _, v := range r.Verdicts {
-			if v.Lib == "signet" && v.Outcome != lab.NotApplicable && !v.Wrong(r.Expect) {
+			if v.Lib == "signet" && intended(r, v) {
 				asIntended++
 			}
 		}
 	}
 	return n, asIntended
+}
+
+// intended reports whether verdict v on case r is the one the corpus
+// expects, with the intended error for a refusal.
+func intended(r lab.AttackResult, v lab.Verdict) bool {
+	switch {
+	case v.Outcome == lab.NotApplicable || v.Wrong(r.Expect):
+		return false
+	case r.Expect == attacks.Reject:
+		want := attacks.Sentinel(r.SignetError)
+		return want != nil && strings.Contains(v.Detail, want.Error())
+	}
+	return true
 }
 
 // writeSecurity adds the security matrix and the conformance table.

@@ -25,8 +25,8 @@ import (
 	"github.com/signet-go/signet/bench/xlang"
 )
 
-// secret is the scenario's HMAC secret: 40 ASCII bytes, as the study's
-// environment variable held, and above every library's minimum.
+// secret is the scenario's HMAC secret: 40 ASCII bytes, handed to every
+// program in JWT_SECRET, and above every library's minimum.
 const secret = "signet-xlang-scenario-secret-0123456789!"
 
 func main() {
