@@ -54,12 +54,12 @@ func TestSecurity(t *testing.T) {
 			r.Body = io.NopCloser(strings.NewReader("evil"))
 			r.Header.Set("Content-Digest", mustDigest(t, SHA256, "evil"))
 		}, want: signet.ErrSignatureInvalid},
-		{name: "deprecated digest algorithm only", o: Options{Components: []string{"@method", "content-digest"}}, mutate: func(r *http.Request) {
+		{name: "deprecated digest algorithm only", o: Options{Components: []string{"@method", "@authority", "@path", "content-digest"}}, mutate: func(r *http.Request) {
 			r.Header.Set("Content-Digest", "md5=:XrY7u+Ae7tCTyyK7j1rNww==:")
 		}, want: signet.ErrSignatureInvalid},
-		{name: "body not covered by a digest", o: Options{Components: []string{"@method", "@path"}}, want: ErrDigest},
+		{name: "body not covered by a digest", o: Options{Components: []string{"@method", "@authority", "@path"}}, want: ErrDigest},
 		{name: "missing content-digest field", mutate: func(r *http.Request) { r.Header.Del("Content-Digest") }, want: ErrComponent},
-		{name: "fewer components than required", o: Options{Components: []string{"@method", "content-digest"}}, p: &Policy{Require: []string{"@method", "@path"}}, want: ErrNotCovered},
+		{name: "fewer components than required", o: Options{Components: []string{"@method", "@authority", "@path", "content-digest"}}, p: &Policy{Require: []string{"@method", "content-type"}}, want: ErrNotCovered},
 		{name: "created stripped", mutate: func(r *http.Request) {
 			setInput(r, func(s string) string { return strings.Replace(s, ";created=1700000000", "", 1) })
 		}, want: ErrNotCovered},
@@ -104,7 +104,7 @@ func TestSecurity(t *testing.T) {
 			setInput(r, func(s string) string { return strings.Replace(s, `"@path"`, `"@method"`, 1) })
 		}, want: ErrComponent},
 		{name: "@status in a request", mutate: func(r *http.Request) {
-			setInput(r, func(s string) string { return strings.Replace(s, `"@path"`, `"@status"`, 1) })
+			setInput(r, func(s string) string { return strings.Replace(s, `"content-type"`, `"@status"`, 1) })
 		}, want: ErrComponent},
 		{name: "oversized Signature-Input", mutate: func(r *http.Request) {
 			r.Header.Add("Signature-Input", "pad=(\""+strings.Repeat("a", DefaultMaxHeader)+"\")")
@@ -117,8 +117,8 @@ func TestSecurity(t *testing.T) {
 		{name: "forged HMAC base||HMAC(k, \"\") (common-fate/httpsig)", mutate: func(r *http.Request) {
 			m := requestMessage(r, &Origin{Scheme: "https"})
 			in := r.Header.Get("Signature-Input")
-			comps, _ := ParseComponents(`"@method"`)
-			forgedInput := `("@method");created=1700000000;keyid="hk"`
+			comps, _ := ParseComponents(`"@method" "@authority" "@path"`)
+			forgedInput := `("@method" "@authority" "@path");created=1700000000;keyid="hk"`
 			b, _ := baseBuilder{}.appendBase(nil, &m, comps, forgedInput)
 			mac := hmac.New(sha256.New, []byte("attacker does not know the key"))
 			forged := mac.Sum(b)
@@ -189,7 +189,7 @@ func (f replayFunc) Remember(keyID, nonce string, until time.Time) error {
 // after its time, and fails closed when full.
 func TestReplayStore(t *testing.T) {
 	now := testNow
-	s := NewMemoryReplayStore(2)
+	s := NewMemoryReplayStore(ReplayLimits{Entries: 2})
 	s.now = func() time.Time { return now }
 	if err := s.Remember("k", "n1", now.Add(time.Minute)); err != nil {
 		t.Fatal(err)
