@@ -200,7 +200,7 @@ type Verifier struct {
 	bb      baseBuilder
 	bufs    sync.Pool
 	lists   componentCache
-	strict  bool // tests: always take the strict parser
+	strict  bool              // tests: always take the strict parser
 	onCheck func(*signet.Key) // tests: called before each signature check
 }
 

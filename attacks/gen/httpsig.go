@@ -231,7 +231,7 @@ func (g *gen) httpsig() []attacks.Case {
 			Message: swapped, SignetError: "signet.ErrSignatureInvalid",
 			References: []string{"RFC 9421 §7.2.8"}},
 		{ID: "httpsig-component-dropped", Title: "@path removed from the covered components in Signature-Input", Alg: "hmac-sha256", Key: keyHMAC,
-			Message: replaceOnce(hmacGet, `"@authority" "@path"`, `"@authority"`), SignetError: "signet.ErrSignatureInvalid",
+			Message: replaceOnce(hmacGet, `"@authority" "@path"`, `"@authority"`), SignetError: "httpsig.ErrNotCovered", // the default policy requires @path
 			References: []string{"RFC 9421 §3.2", "RFC 9421 §7.2.1"}},
 
 		// Parameters and time.

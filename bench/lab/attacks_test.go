@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/signet-go/signet/attacks"
+	"github.com/signet-go/signet/httpsig"
 )
 
 // The corpus and the published vectors, relative to this package.
@@ -122,10 +123,22 @@ func TestAttackConformance(t *testing.T) {
 		if c.Format == attacks.JWT && (c.Valid < 9 || c.Skipped != 0) {
 			t.Errorf("signet JWT: %d valid vectors run, %d n/a", c.Valid, c.Skipped)
 		}
+		var coverage []string
 		for _, v := range c.Vectors {
+			if c.Format == attacks.HTTPSig && v.Valid && v.Outcome == Rejected && strings.Contains(v.Detail, httpsig.ErrNotCovered.Error()) {
+				// signet's default policy refuses a request signature
+				// that does not cover @method, @authority and @path.
+				coverage = append(coverage, v.ID)
+				continue
+			}
 			if v.Outcome != NotApplicable && !v.OK {
 				t.Errorf("signet %s %s: %s (%s)", c.Format, v.ID, v.Outcome, v.Detail)
 			}
+		}
+		// Exactly the RFC's examples that cover less than that (B.2.1
+		// covers nothing).
+		if want := "rfc9421-B.2.1 rfc9421-B.2.2 rfc9421-B.2.5"; c.Format == attacks.HTTPSig && strings.Join(coverage, " ") != want {
+			t.Errorf("signet HTTPSig: refused for their coverage: %v, want %s", coverage, want)
 		}
 	}
 	if len(seen) != 3 {
