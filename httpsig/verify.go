@@ -115,31 +115,55 @@ type Policy struct {
 	Now func() time.Time
 }
 
-// coverage is one component a signature must cover by default, or any of
-// the components whose value contains it.
-type coverage struct {
-	text string   // for errors and Accept-Signature: the component itself
-	ids  []string // Component.id of each that satisfies it
-}
+// The default coverage (RFC 9421 §7.2.1: what a signature does not cover
+// can be changed at will), as bits of what a signature covers: one pass
+// over its components, no allocation.
+const (
+	coversMethod = 1 << iota
+	coversAuthority
+	coversPath
+	coversStatus
 
-// The default coverage of request and response signatures (RFC 9421
-// §7.2.1: what is not covered can be changed at will).
-var (
-	requestCoverage = []coverage{
-		{"@method", componentIDs("@method")},
-		{"@authority", componentIDs("@authority", "@target-uri")},
-		{"@path", componentIDs("@path", "@target-uri", "@request-target")},
-	}
-	responseCoverage = []coverage{{"@status", componentIDs("@status")}}
+	requestCoverage  = coversMethod | coversAuthority | coversPath
+	responseCoverage = coversStatus
 )
 
-func componentIDs(names ...string) []string {
-	cs := mustComponents(names...)
-	ids := make([]string, len(cs))
-	for i, c := range cs {
-		ids[i] = c.id
+// missingCoverage returns the first default component comps leaves out
+// for a request (response false) or a response, or "" when none.
+// @target-uri stands for @authority and @path, @request-target for @path:
+// their values contain them. Components with req, of the request a
+// response answers, do not count.
+func missingCoverage(comps []Component, response bool) string {
+	var have uint8
+	for i := range comps {
+		switch comps[i].id { // the identity: ";req" and other parameters are part of it
+		case "@method":
+			have |= coversMethod
+		case "@authority":
+			have |= coversAuthority
+		case "@path":
+			have |= coversPath
+		case "@target-uri":
+			have |= coversAuthority | coversPath
+		case "@request-target":
+			have |= coversPath
+		case "@status":
+			have |= coversStatus
+		}
 	}
-	return ids
+	switch {
+	case response:
+		if have&responseCoverage != responseCoverage {
+			return "@status"
+		}
+	case have&coversMethod == 0:
+		return "@method"
+	case have&coversAuthority == 0:
+		return "@authority"
+	case have&coversPath == 0:
+		return "@path"
+	}
+	return ""
 }
 
 // Result describes the signature a Verifier accepted.
@@ -170,17 +194,6 @@ func (r *Result) Covers(id string) bool {
 func (r *Result) covers(id string) bool {
 	for i := range r.comps {
 		if r.comps[i].id == id {
-			return true
-		}
-	}
-	return false
-}
-
-// coversAny reports whether the signature covers one of the components
-// whose identities are ids.
-func (r *Result) coversAny(ids []string) bool {
-	for _, id := range ids {
-		if r.covers(id) {
 			return true
 		}
 	}
@@ -730,14 +743,8 @@ func (v *Verifier) checkPolicy(response bool, in *sigInput, res *Result) error {
 		}
 	}
 	if !v.p.InsecureSkipDefaultCoverage {
-		cov := requestCoverage
-		if response {
-			cov = responseCoverage
-		}
-		for i := range cov {
-			if !res.coversAny(cov[i].ids) {
-				return fmt.Errorf("%w: %s", ErrNotCovered, cov[i].text)
-			}
+		if c := missingCoverage(in.comps, response); c != "" {
+			return fmt.Errorf("%w: %s", ErrNotCovered, c)
 		}
 	}
 	for _, c := range v.require {
