@@ -109,8 +109,8 @@ func TestWorkBounds(t *testing.T) {
 		t.Fatalf("%d signatures: %v", maxSignatures+1, err)
 	}
 	// Without keyid, one signature against many keys: ambiguous beyond
-	// MaxKeyCandidates (TestAnonymousCandidates counts), tried against
-	// each up to it, and RequireKeyID refuses it outright.
+	// MaxKeyCandidates (TestAnonymousCandidates counts the checks up to
+	// it), and RequireKeyID refuses it outright.
 	var keys []*signet.Key
 	for i := range 20 {
 		kk, _ := mustKey(t, signet.HMACSHA256, fmt.Sprintf("k%d", i))
@@ -122,9 +122,6 @@ func TestWorkBounds(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := mustVerifier(t, Policy{UnsignedBody: true}, keys...).VerifyRequest(r); !errors.Is(err, signet.ErrKeyNotFound) {
-		t.Fatal(err)
-	}
-	if _, err := mustVerifier(t, Policy{UnsignedBody: true}, keys[:MaxKeyCandidates]...).VerifyRequest(r); !errors.Is(err, signet.ErrSignatureInvalid) {
 		t.Fatal(err)
 	}
 	if _, err := mustVerifier(t, Policy{UnsignedBody: true, RequireKeyID: true}, keys...).VerifyRequest(r); !errors.Is(err, ErrNotCovered) {
