@@ -23,8 +23,8 @@ func TestConcurrent(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			// Each goroutine its own component list, so that the cache grows.
-			s := mustSigner(t, k, Options{Components: []string{"@method", "@path", fmt.Sprintf("x-g%d", g)}, Nonce: true})
-			hs := mustSigner(t, hk, Options{Label: "h", Components: []string{"@method"}, Nonce: true})
+			s := mustSigner(t, k, Options{Components: []string{"@method", "@authority", "@path", fmt.Sprintf("x-g%d", g)}, Nonce: true})
+			hs := mustSigner(t, hk, Options{Label: "h", Components: []string{"@method", "@authority", "@path"}, Nonce: true})
 			for range 50 {
 				r, _ := http.NewRequest(http.MethodGet, "https://example.com/a", nil)
 				r.Header.Set(fmt.Sprintf("X-G%d", g), "v")

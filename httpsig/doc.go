@@ -23,18 +23,31 @@
 // Verify them with a Verifier, directly or as middleware:
 //
 //	v, err := httpsig.NewVerifier(keys, httpsig.Policy{
-//		Require: []string{"@method", "@authority", "@path", "content-digest"},
+//		Require: []string{"content-digest"}, // besides @method, @authority, @path
+//		Skew:    time.Minute,
 //	})
 //	handler = httpsig.Middleware(v)(handler) // 401 + problem body when invalid
 //	// in the handler: res, _ := httpsig.FromContext(r.Context())
 //
-// What the zero Policy enforces: a created parameter no older than five
-// minutes and at most a minute ahead, expires when present, a nonce
-// remembered (in memory, bounded) so that it cannot be replayed, and, for
+// What the zero Policy enforces: a request signature covers @method,
+// @authority and @path (@target-uri stands for the last two,
+// @request-target for @path) and a response signature @status, so that it
+// cannot be replayed on another method, host, path or status
+// (Policy.Require adds components; Policy.InsecureSkipDefaultCoverage is
+// the one way to accept less, and a signature covering no component is
+// refused whatever the policy); a created parameter no older than five
+// minutes and not in the future (a zero Policy.Skew allows no clock skew:
+// set a minute or so between servers); expires when present (a signature
+// is expired at expires, as a JWT at exp); a nonce remembered (in memory,
+// bounded per key ID and in time) so that it cannot be replayed; and, for
 // a message with a body, a signed Content-Digest that matches the body,
 // which is read (at most DefaultMaxBody bytes) and handed on intact.
-// Signatures are selected by label or tag, keys by the keyid parameter.
-// Behind a TLS-terminating proxy, set Policy.Origin to what clients see.
+// Nothing is read from the body before a signature has been selected and
+// has passed the policy and key checks, and then only for a covered
+// content-digest or trailer field (tr): an unsigned request is refused
+// with its body unread. Signatures are selected by label or tag, keys by
+// the keyid parameter. Behind a TLS-terminating proxy, set Policy.Origin
+// to what clients see.
 //
 // Responses are signed with SignResponses (middleware) or
 // Signer.SignResponse; a response can bind the request it answers with
@@ -62,15 +75,22 @@
 //
 // Work is bounded: Signature-Input and Signature at 16 KiB
 // (Policy.MaxHeader), 16 signatures and 64 components each, at most 8
-// signature checks per message (Policy.RequireKeyID refuses signatures
-// that would be tried against every key), 2 Accept-Signature answers per
-// response. Signature fields in canonical form take a parser that
+// signature checks per message, and a signature without keyid tried
+// against at most MaxKeyCandidates (4) keys over all algorithms, refused
+// as ambiguous (signet.ErrKeyNotFound) when the key set offers more
+// (Policy.RequireKeyID refuses signatures without keyid), 2
+// Accept-Signature answers per response. Signature fields in canonical form take a parser that
 // allocates nothing; anything else goes to the strict RFC 9651 parser,
 // and the two agree (tested, fuzzed).
 //
-// Every parser has a size limit; errors wrap the sentinels of this package
-// (ErrNoSignature, ErrComponent, ErrNotCovered, ErrTooOld, ErrReplay,
-// ErrDigest) or of package signet (ErrMalformed, ErrTooLarge,
-// ErrSignatureInvalid, ErrAlgorithmMismatch, ErrKeyNotFound, ErrExpired,
-// ErrNotYetValid). Signers and Verifiers are safe for concurrent use.
+// Every parser has a size limit. Every error wraps a sentinel of package
+// signet (ErrMalformed, ErrTooLarge, ErrSignatureInvalid,
+// ErrAlgorithmMismatch, ErrKeyNotFound, ErrKeyUsage for a nil or zero
+// key, ErrExpired, ErrNotYetValid, …), some through a finer sentinel of
+// this package that wraps one of them: ErrNoSignature and ErrDigest
+// (signet.ErrSignatureInvalid), ErrComponent (signet.ErrMalformed),
+// ErrNotCovered (signet.ErrMissingClaim), ErrTooOld (signet.ErrExpired),
+// ErrReplay (signet.ErrTokenID). The one exception is Transport, which
+// returns its Base's network errors as they come. Signers and Verifiers
+// are safe for concurrent use.
 package httpsig

@@ -19,7 +19,7 @@ func Example() {
 	keys, _ := signet.NewKeySet(pub)
 
 	v, _ := httpsig.NewVerifier(keys, httpsig.Policy{
-		Require: []string{"@method", "@authority", "@path", "content-digest"},
+		Require: []string{"content-digest"}, // and, by default, @method, @authority, @path
 	})
 	handler := httpsig.Middleware(v)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		res, _ := httpsig.FromContext(r.Context())

@@ -1,6 +1,7 @@
 package httpsig
 
 import (
+	"io"
 	"net/http"
 	"net/url"
 	"slices"
@@ -28,6 +29,11 @@ type message struct {
 	host         string   // Host as sent: net/http keeps it out of the header map
 	te           []string // Transfer-Encoding, likewise
 	hasAuthority bool
+
+	// body, for a verifier, is the body of a message that announces
+	// trailers: read (once, then nil) only when a selected signature
+	// covers a trailer field.
+	body *io.ReadCloser
 }
 
 // Origin is the scheme and authority clients use to reach a server, for

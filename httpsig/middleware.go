@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"slices"
 
 	"github.com/signet-go/signet"
 )
@@ -23,15 +24,36 @@ func FromContext(ctx context.Context) (*Result, bool) {
 // its Result in the context (FromContext) and its body readable again. An
 // unsigned or invalid request gets 401 and an RFC 9457 problem body whose
 // detail names the class of failure, not its particulars (which could
-// serve as an oracle); when the policy requires components, the response
-// asks for them with Accept-Signature.
+// serve as an oracle), and an Accept-Signature that asks for the
+// components the policy requires. An unsigned request is refused before
+// its body is read.
+//
+// The policy of v requires @method, @authority and @path at least, unless
+// it was built with Policy.InsecureSkipDefaultCoverage, the one explicit
+// way to accept less. A nil Verifier, or one not made by NewVerifier,
+// refuses every request (500): the middleware fails closed.
 func Middleware(v *Verifier) func(http.Handler) http.Handler {
 	accept := ""
-	if len(v.require) > 0 {
-		accept, _ = AcceptSignature(Want{Label: "sig1", Components: v.require, Created: !v.p.NoCreated})
+	if v != nil && v.keys != nil {
+		var comps []Component
+		if !v.p.InsecureSkipDefaultCoverage {
+			comps = mustComponents("@method", "@authority", "@path")
+		}
+		for _, c := range v.require {
+			if !slices.ContainsFunc(comps, func(d Component) bool { return d.id == c.id }) {
+				comps = append(comps, c)
+			}
+		}
+		if len(comps) > 0 {
+			accept, _ = AcceptSignature(Want{Label: "sig1", Components: comps, Created: !v.p.NoCreated})
+		}
 	}
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if v == nil || v.keys == nil {
+				writeProblem(w, http.StatusInternalServerError, "signature verification is not configured")
+				return
+			}
 			res, err := v.VerifyRequest(r)
 			if err != nil {
 				if accept != "" {

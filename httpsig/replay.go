@@ -5,39 +5,79 @@ import (
 	"fmt"
 	"sync"
 	"time"
+
+	"github.com/signet-go/signet/internal/clip"
 )
 
 // A ReplayStore remembers the nonces of accepted signatures (RFC 9421
-// §7.2.2). Remember records nonce, scoped to keyID, until until, and
-// returns an error wrapping ErrReplay if it is already recorded. It must
-// be safe for concurrent use. A store shared by several servers (Redis,
-// a database) implements it for a fleet.
+// §7.2.2). Remember records nonce, scoped to keyID (the ID of the key that
+// verified the signature), until until, and returns an error wrapping
+// ErrReplay if it is already recorded, or if it cannot be recorded (a
+// Verifier refuses the signature on any error). It must be safe for
+// concurrent use. A store shared by several servers (Redis, a database)
+// implements it for a fleet; it should bound what one key can hold, as
+// MemoryReplayStore does.
 type ReplayStore interface {
 	Remember(keyID, nonce string, until time.Time) error
 }
 
-// DefaultReplayEntries bounds the store a Verifier makes when its Policy
-// has none.
-const DefaultReplayEntries = 1 << 20
+// Default limits of a MemoryReplayStore (see ReplayLimits).
+const (
+	DefaultReplayEntries   = 1 << 20
+	DefaultReplayPerKey    = 1 << 16
+	DefaultReplayRetention = 15 * time.Minute
+)
 
-// MemoryReplayStore is a ReplayStore in memory, bounded in entries. An
-// entry is dropped once its time has passed (a replay after that is
-// refused by the signature's age or expiry). When the store is full of
-// entries still in their time, new nonces are refused (ErrReplay): it
-// fails closed rather than forget a nonce that could be replayed.
+// ReplayLimits bound a MemoryReplayStore. A zero field takes its default.
+type ReplayLimits struct {
+	// Entries bounds the nonces held in all; DefaultReplayEntries when
+	// zero.
+	Entries int
+	// PerKey bounds the nonces held for one key ID, so that one client
+	// flooding nonces fills its own share only and the others keep
+	// theirs; DefaultReplayPerKey when zero (at most Entries).
+	PerKey int
+	// Retention bounds how long a nonce may need to be held: a nonce
+	// whose time ends further ahead is refused rather than kept (the
+	// store cannot forget it early without letting it be replayed).
+	// DefaultReplayRetention when zero. A Verifier's own store retains
+	// MaxAge plus twice Skew, the longest a signature it accepts with a
+	// nonce stays good.
+	Retention time.Duration
+}
+
+// MemoryReplayStore is a ReplayStore in memory, bounded in entries, in
+// entries per key ID, and in retention. An entry is dropped once its time
+// has passed (a replay after that is refused by the signature's age or
+// expiry). When a key's share, or the whole store, is full of entries
+// still in their time, that key's new nonces are refused (ErrReplay): it
+// fails closed rather than forget a nonce that could be replayed, and a
+// key filling its share locks out no other key.
 type MemoryReplayStore struct {
-	mu   sync.Mutex
-	max  int
-	seen map[replayKey]time.Time
-	exp  expiryHeap
-	now  func() time.Time
+	mu     sync.Mutex
+	lim    ReplayLimits
+	seen   map[replayKey]time.Time
+	perKey map[string]int
+	exp    expiryHeap
+	now    func() time.Time
 }
 
 type replayKey struct{ keyID, nonce string }
 
-// NewMemoryReplayStore returns a store of at most max nonces.
-func NewMemoryReplayStore(max int) *MemoryReplayStore {
-	return &MemoryReplayStore{max: max, seen: map[replayKey]time.Time{}, now: time.Now}
+// NewMemoryReplayStore returns a store bounded by lim (zero fields take
+// their defaults).
+func NewMemoryReplayStore(lim ReplayLimits) *MemoryReplayStore {
+	if lim.Entries <= 0 {
+		lim.Entries = DefaultReplayEntries
+	}
+	if lim.PerKey <= 0 {
+		lim.PerKey = DefaultReplayPerKey
+	}
+	lim.PerKey = min(lim.PerKey, lim.Entries)
+	if lim.Retention <= 0 {
+		lim.Retention = DefaultReplayRetention
+	}
+	return &MemoryReplayStore{lim: lim, seen: map[replayKey]time.Time{}, perKey: map[string]int{}, now: time.Now}
 }
 
 // Remember implements ReplayStore.
@@ -48,19 +88,36 @@ func (s *MemoryReplayStore) Remember(keyID, nonce string, until time.Time) error
 	now := s.now()
 	for len(s.exp) > 0 && !s.exp[0].until.After(now) {
 		e := heap.Pop(&s.exp).(expiry)
-		if s.seen[e.key].Equal(e.until) {
-			delete(s.seen, e.key)
+		if t, ok := s.seen[e.key]; ok && t.Equal(e.until) {
+			s.drop(e.key)
 		}
 	}
 	if t, ok := s.seen[k]; ok && t.After(now) {
-		return fmt.Errorf("%w: keyid %q", ErrReplay, keyID)
+		return fmt.Errorf("%w: keyid %q", ErrReplay, clip.String(keyID))
 	}
-	if len(s.seen) >= s.max {
-		return fmt.Errorf("%w: nonce store full (%d entries)", ErrReplay, s.max)
+	if until.After(now.Add(s.lim.Retention)) {
+		return fmt.Errorf("%w: nonce valid until %v, past the store's retention of %v", ErrReplay, until.UTC(), s.lim.Retention)
+	}
+	if s.perKey[keyID] >= s.lim.PerKey {
+		return fmt.Errorf("%w: nonce store full for keyid %q (%d entries)", ErrReplay, clip.String(keyID), s.lim.PerKey)
+	}
+	if len(s.seen) >= s.lim.Entries {
+		return fmt.Errorf("%w: nonce store full (%d entries)", ErrReplay, s.lim.Entries)
 	}
 	s.seen[k] = until
+	s.perKey[keyID]++
 	heap.Push(&s.exp, expiry{k, until})
 	return nil
+}
+
+// drop forgets an entry.
+func (s *MemoryReplayStore) drop(k replayKey) {
+	delete(s.seen, k)
+	if n := s.perKey[k.keyID] - 1; n > 0 {
+		s.perKey[k.keyID] = n
+	} else {
+		delete(s.perKey, k.keyID)
+	}
 }
 
 // Len returns the number of nonces held.

@@ -34,6 +34,19 @@ func TestSecurity(t *testing.T) {
 	setInput := func(r *http.Request, f func(string) string) {
 		r.Header.Set("Signature-Input", f(r.Header.Get("Signature-Input")))
 	}
+	// resign replaces the signature by a valid one of hk over list (an
+	// inner list with its parameters): what a signer holding the key can
+	// send, so that only the policy stands in the way.
+	resign := func(list string) func(*http.Request) {
+		return func(r *http.Request) {
+			sig, err := signRaw(hk, r, list)
+			if err != nil {
+				t.Error(err) // the parent's t: Error, not Fatal
+			}
+			r.Header.Set("Signature-Input", "sig1="+list)
+			r.Header.Set("Signature", "sig1=:"+base64.StdEncoding.EncodeToString(sig)+":")
+		}
+	}
 	base := Policy{Origin: &Origin{Scheme: "https"}}
 	cases := []struct {
 		name   string
@@ -54,12 +67,12 @@ func TestSecurity(t *testing.T) {
 			r.Body = io.NopCloser(strings.NewReader("evil"))
 			r.Header.Set("Content-Digest", mustDigest(t, SHA256, "evil"))
 		}, want: signet.ErrSignatureInvalid},
-		{name: "deprecated digest algorithm only", o: Options{Components: []string{"@method", "content-digest"}}, mutate: func(r *http.Request) {
+		{name: "deprecated digest algorithm only", o: Options{Components: []string{"@method", "@authority", "@path", "content-digest"}}, mutate: func(r *http.Request) {
 			r.Header.Set("Content-Digest", "md5=:XrY7u+Ae7tCTyyK7j1rNww==:")
 		}, want: signet.ErrSignatureInvalid},
-		{name: "body not covered by a digest", o: Options{Components: []string{"@method", "@path"}}, want: ErrDigest},
+		{name: "body not covered by a digest", o: Options{Components: []string{"@method", "@authority", "@path"}}, want: ErrDigest},
 		{name: "missing content-digest field", mutate: func(r *http.Request) { r.Header.Del("Content-Digest") }, want: ErrComponent},
-		{name: "fewer components than required", o: Options{Components: []string{"@method", "content-digest"}}, p: &Policy{Require: []string{"@method", "@path"}}, want: ErrNotCovered},
+		{name: "fewer components than required", o: Options{Components: []string{"@method", "@authority", "@path", "content-digest"}}, p: &Policy{Require: []string{"@method", "content-type"}}, want: ErrNotCovered},
 		{name: "created stripped", mutate: func(r *http.Request) {
 			setInput(r, func(s string) string { return strings.Replace(s, ";created=1700000000", "", 1) })
 		}, want: ErrNotCovered},
@@ -104,7 +117,7 @@ func TestSecurity(t *testing.T) {
 			setInput(r, func(s string) string { return strings.Replace(s, `"@path"`, `"@method"`, 1) })
 		}, want: ErrComponent},
 		{name: "@status in a request", mutate: func(r *http.Request) {
-			setInput(r, func(s string) string { return strings.Replace(s, `"@path"`, `"@status"`, 1) })
+			setInput(r, func(s string) string { return strings.Replace(s, `"content-type"`, `"@status"`, 1) })
 		}, want: ErrComponent},
 		{name: "oversized Signature-Input", mutate: func(r *http.Request) {
 			r.Header.Add("Signature-Input", "pad=(\""+strings.Repeat("a", DefaultMaxHeader)+"\")")
@@ -117,8 +130,8 @@ func TestSecurity(t *testing.T) {
 		{name: "forged HMAC base||HMAC(k, \"\") (common-fate/httpsig)", mutate: func(r *http.Request) {
 			m := requestMessage(r, &Origin{Scheme: "https"})
 			in := r.Header.Get("Signature-Input")
-			comps, _ := ParseComponents(`"@method"`)
-			forgedInput := `("@method");created=1700000000;keyid="hk"`
+			comps, _ := ParseComponents(`"@method" "@authority" "@path"`)
+			forgedInput := `("@method" "@authority" "@path");created=1700000000;keyid="hk"`
 			b, _ := baseBuilder{}.appendBase(nil, &m, comps, forgedInput)
 			mac := hmac.New(sha256.New, []byte("attacker does not know the key"))
 			forged := mac.Sum(b)
@@ -127,6 +140,39 @@ func TestSecurity(t *testing.T) {
 			r.Header.Set("Signature", "sig1=:"+base64.StdEncoding.EncodeToString(forged)+":")
 		}, p: &Policy{UnsignedBody: true}, want: signet.ErrSignatureInvalid},
 	}
+	cases = append(cases, []struct {
+		name   string
+		key    *signet.Key
+		o      Options
+		p      *Policy
+		keys   []*signet.Key
+		mutate func(*http.Request)
+		want   error
+	}{
+		// The default coverage (issue 14, item 1): a signature covering
+		// nothing, or not the method, host and path, verifies for any
+		// of them; the zero Policy refuses it.
+		{name: "empty component list, validly signed", mutate: resign(`();created=1700000000;keyid="hk"`), p: &Policy{UnsignedBody: true}, want: ErrNotCovered},
+		{name: "empty component list, defaults dropped", mutate: resign(`();created=1700000000;keyid="hk"`), p: &Policy{UnsignedBody: true, InsecureSkipDefaultCoverage: true}, want: ErrNotCovered},
+		{name: "content-type only, validly signed", mutate: resign(`("content-type");created=1700000000;keyid="hk"`), p: &Policy{UnsignedBody: true}, want: ErrNotCovered},
+		{name: "@authority not covered", mutate: resign(`("@method" "@path");created=1700000000;keyid="hk"`), p: &Policy{UnsignedBody: true}, want: ErrNotCovered},
+		{name: "@method not covered", mutate: resign(`("@target-uri");created=1700000000;keyid="hk"`), p: &Policy{UnsignedBody: true}, want: ErrNotCovered},
+		{name: "@path not covered", mutate: resign(`("@method" "@authority" "@query");created=1700000000;keyid="hk"`), p: &Policy{UnsignedBody: true}, want: ErrNotCovered},
+		{name: "Require adds to the defaults", mutate: resign(`("@method" "@authority" "@path");created=1700000000;keyid="hk"`), p: &Policy{UnsignedBody: true, Require: []string{"content-type"}}, want: ErrNotCovered},
+		{name: "@target-uri stands for @authority and @path", mutate: resign(`("@method" "@target-uri");created=1700000000;keyid="hk"`), p: &Policy{UnsignedBody: true}, want: nil},
+		{name: "@request-target stands for @path", mutate: resign(`("@method" "@authority" "@request-target");created=1700000000;keyid="hk"`), p: &Policy{UnsignedBody: true}, want: nil},
+		{name: "content-type only, defaults dropped explicitly", mutate: resign(`("content-type");created=1700000000;keyid="hk"`), p: &Policy{UnsignedBody: true, InsecureSkipDefaultCoverage: true}, want: nil},
+		// A zero Skew means none (item 7).
+		{name: "created a second ahead, zero skew", o: Options{Now: func() time.Time { return testNow.Add(time.Second) }}, want: signet.ErrNotYetValid},
+		{name: "created a second ahead, a minute of skew", o: Options{Now: func() time.Time { return testNow.Add(time.Second) }}, p: &Policy{Skew: time.Minute}, want: nil},
+		{name: "at expires, zero skew", o: Options{Expires: time.Minute}, p: &Policy{Now: func() time.Time { return testNow.Add(time.Minute) }}, want: signet.ErrExpired},
+		{name: "a second before expires", o: Options{Expires: time.Minute}, p: &Policy{Now: func() time.Time { return testNow.Add(59 * time.Second) }}, want: nil},
+		{name: "at expires plus skew", o: Options{Expires: time.Minute}, p: &Policy{Skew: time.Minute, Now: func() time.Time { return testNow.Add(2 * time.Minute) }}, want: signet.ErrExpired},
+		// Retention (item 6): a nonce without created, expires an hour
+		// ahead, would pin its entry for an hour.
+		{name: "nonce with expires far ahead and no created", o: Options{Nonce: true, NoCreated: true, Expires: time.Hour}, p: &Policy{NoCreated: true}, want: ErrNotCovered},
+		{name: "nonce with expires within MaxAge, no created", o: Options{Nonce: true, NoCreated: true, ExpiresAt: testNow.Add(5 * time.Minute)}, p: &Policy{NoCreated: true}, want: nil},
+	}...)
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			k := c.key
@@ -154,6 +200,9 @@ func TestSecurity(t *testing.T) {
 			if !errors.Is(err, c.want) {
 				t.Fatalf("got %v, want %v", err, c.want)
 			}
+			if err != nil && !isSignetError(err) {
+				t.Fatalf("%v wraps no signet sentinel", err)
+			}
 			// The strict parser reaches the same verdict on the signature
 			// (the body is checked after it, by VerifyRequest alone).
 			if !errors.Is(c.want, ErrDigest) && !errors.Is(c.want, signet.ErrTooLarge) && !errors.Is(errStrict, c.want) {
@@ -162,6 +211,40 @@ func TestSecurity(t *testing.T) {
 		})
 	}
 	_ = ek
+}
+
+// signRaw signs r's signature base for list (an inner list with its
+// parameters) with k, as a signer holding the key could.
+func signRaw(k *signet.Key, r *http.Request, list string) ([]byte, error) {
+	l, err := parseList(list[:strings.LastIndexByte(list, ')')+1])
+	if err != nil {
+		return nil, err
+	}
+	m := requestMessage(r, &Origin{Scheme: "https"})
+	b, err := baseBuilder{}.appendBase(nil, &m, l, list)
+	if err != nil {
+		return nil, err
+	}
+	return k.Sign(nil, b)
+}
+
+// signetSentinels are the sentinels of package signet: every error of
+// package httpsig wraps one of them.
+var signetSentinels = []error{
+	signet.ErrMalformed, signet.ErrTooLarge, signet.ErrSignatureInvalid, signet.ErrAlgorithmMismatch,
+	signet.ErrKeyNotFound, signet.ErrWeakKey, signet.ErrUnsupported, signet.ErrKeyUsage,
+	signet.ErrExpired, signet.ErrNotYetValid, signet.ErrIssuedInFuture, signet.ErrMissingClaim,
+	signet.ErrAudience, signet.ErrIssuer, signet.ErrSubject, signet.ErrTokenID, signet.ErrType, signet.ErrFooter,
+}
+
+// isSignetError reports whether err wraps a signet sentinel.
+func isSignetError(err error) bool {
+	for _, s := range signetSentinels {
+		if errors.Is(err, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // jwsTwin is an HS256 key with k's secret and key ID.
@@ -189,7 +272,7 @@ func (f replayFunc) Remember(keyID, nonce string, until time.Time) error {
 // after its time, and fails closed when full.
 func TestReplayStore(t *testing.T) {
 	now := testNow
-	s := NewMemoryReplayStore(2)
+	s := NewMemoryReplayStore(ReplayLimits{Entries: 2})
 	s.now = func() time.Time { return now }
 	if err := s.Remember("k", "n1", now.Add(time.Minute)); err != nil {
 		t.Fatal(err)

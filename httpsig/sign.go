@@ -81,10 +81,11 @@ type Signer struct {
 }
 
 // NewSigner returns a Signer for key, which must be a private key (or
-// secret) of an RFC 9421 algorithm.
+// secret) of an RFC 9421 algorithm. A nil or zero key is refused with
+// signet.ErrKeyUsage.
 func NewSigner(key *signet.Key, o Options) (*Signer, error) {
-	if key == nil {
-		return nil, fmt.Errorf("%w: no key", signet.ErrKeyUsage)
+	if key == nil || key.Algorithm() == "" {
+		return nil, fmt.Errorf("%w: httpsig: a nil or zero Key (make keys with signet.NewKey, GenerateKey or ParsePEM)", signet.ErrKeyUsage)
 	}
 	if !key.Algorithm().IsHTTPSig() {
 		return nil, fmt.Errorf("%w: %s is not an HTTP Message Signatures algorithm", signet.ErrAlgorithmMismatch, key.Algorithm())
@@ -103,7 +104,7 @@ func NewSigner(key *signet.Key, o Options) (*Signer, error) {
 		s.keyid = key.KeyID()
 	}
 	if o.Nonce && o.NonceValue != "" || o.Expires > 0 && !o.ExpiresAt.IsZero() {
-		return nil, fmt.Errorf("httpsig: Options: Nonce and NonceValue, or Expires and ExpiresAt, together")
+		return nil, fmt.Errorf("%w: httpsig: Options: Nonce and NonceValue, or Expires and ExpiresAt, together", signet.ErrUnsupported)
 	}
 	if o.Digest != "" {
 		if _, err := newDigestHash(o.Digest); err != nil {
@@ -138,7 +139,7 @@ func (s *Signer) SignRequest(r *http.Request) error {
 		body, err := io.ReadAll(r.Body)
 		r.Body.Close()
 		if err != nil {
-			return fmt.Errorf("httpsig: reading the body: %w", err)
+			return fmt.Errorf("%w: httpsig: reading the body: %w", signet.ErrMalformed, err)
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		r.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
@@ -157,7 +158,7 @@ func (s *Signer) SignRequest(r *http.Request) error {
 // Options.Digest; pass nil otherwise.
 func (s *Signer) SignResponse(status int, h, trailer http.Header, req *http.Request, body []byte) error {
 	if h == nil {
-		return fmt.Errorf("httpsig: SignResponse needs the response's header map")
+		return fmt.Errorf("%w: httpsig: SignResponse needs the response's header map", signet.ErrMalformed)
 	}
 	if s.requestOnly {
 		return errAnswerRequestOnly
@@ -292,7 +293,7 @@ func (s *Signer) sign(m *message, h http.Header, defaults []Component) error {
 	if s.o.Nonce {
 		var n [24]byte
 		if _, err := rand.Read(n[:]); err != nil {
-			return fmt.Errorf("httpsig: nonce: %w", err)
+			return fmt.Errorf("%w: httpsig: nonce: %w", signet.ErrUnsupported, err)
 		}
 		in = append(in, `;nonce="`...)
 		in = base64.RawURLEncoding.AppendEncode(in, n[:])

@@ -163,10 +163,10 @@ func TestMultipleSignatures(t *testing.T) {
 	k2, p2 := mustKey(t, signet.ECDSAP256SHA256, "proxy")
 	r := newPost(t)
 	r.Header.Set("Content-Digest", mustDigest(t, SHA256, `{"hello": "world"}`))
-	if err := mustSigner(t, k1, Options{Components: []string{"@method", "@path", "content-digest"}, Tag: "client"}).SignRequest(r); err != nil {
+	if err := mustSigner(t, k1, Options{Components: []string{"@method", "@authority", "@path", "content-digest"}, Tag: "client"}).SignRequest(r); err != nil {
 		t.Fatal(err)
 	}
-	if err := mustSigner(t, k2, Options{Label: "proxy_sig", Components: []string{"@method", "@authority", "content-digest", `"signature";key="sig1"`}, Tag: "proxy"}).SignRequest(r); err != nil {
+	if err := mustSigner(t, k2, Options{Label: "proxy_sig", Components: []string{"@method", "@authority", "@path", "content-digest", `"signature";key="sig1"`}, Tag: "proxy"}).SignRequest(r); err != nil {
 		t.Fatal(err)
 	}
 	if err := mustSigner(t, k2, Options{Components: []string{"@method"}}).SignRequest(r); !errors.Is(err, ErrComponent) {
@@ -211,7 +211,7 @@ func mustDigest(t testing.TB, alg, body string) string {
 // TestAcceptSignature: a verifier asks, a client's signer answers its
 // request exactly, nonce and tag included.
 func TestAcceptSignature(t *testing.T) {
-	comps, err := ParseComponents(`"@method" "@path" "content-type"`)
+	comps, err := ParseComponents(`"@method" "@authority" "@path" "content-type"`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,7 +219,7 @@ func TestAcceptSignature(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `wanted=("@method" "@path" "content-type");created;expires;nonce="n-123";alg="ed25519";keyid="k";tag="t"`
+	want := `wanted=("@method" "@authority" "@path" "content-type");created;expires;nonce="n-123";alg="ed25519";keyid="k";tag="t"`
 	if field != want {
 		t.Fatalf("got %s", field)
 	}
@@ -241,7 +241,7 @@ func TestAcceptSignature(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Nonce != "n-123" || res.Tag != "t" || res.Expires.IsZero() || len(res.Components()) != 3 {
+	if res.Nonce != "n-123" || res.Tag != "t" || res.Expires.IsZero() || len(res.Components()) != 4 {
 		t.Fatalf("%+v", res)
 	}
 	// What Answer makes signs requests only: a server does not answer a
@@ -316,7 +316,7 @@ func TestMiddleware(t *testing.T) {
 
 	// A signed request whose body was changed: 401.
 	signed, _ := http.NewRequest(http.MethodPost, srv.URL+"/x", strings.NewReader(`{"hello": "world"}`))
-	ss := mustSigner(t, ck, Options{Components: []string{"@method", "@path", "content-digest"}, Digest: SHA256, Now: time.Now})
+	ss := mustSigner(t, ck, Options{Components: []string{"@method", "@authority", "@path", "content-digest"}, Digest: SHA256, Now: time.Now})
 	if err := ss.SignRequest(signed); err != nil {
 		t.Fatal(err)
 	}

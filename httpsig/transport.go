@@ -3,13 +3,17 @@ package httpsig
 import (
 	"fmt"
 	"net/http"
+
+	"github.com/signet-go/signet"
 )
 
 // Transport is an http.RoundTripper that signs every request with Signer
 // before Base sends it, adding its signature after any the request already
 // carries. The caller's request is not modified: a copy is signed. When
 // Verifier is set, every response must carry a signature it accepts
-// (VerifyResponse), or RoundTrip returns an error instead.
+// (VerifyResponse), or RoundTrip returns an error instead. Errors of
+// signing and verifying wrap signet sentinels; an error of Base (the
+// network) is returned as Base gave it.
 type Transport struct {
 	Signer   *Signer
 	Verifier *Verifier         // optional
@@ -22,7 +26,7 @@ func (t *Transport) RoundTrip(r *http.Request) (*http.Response, error) {
 		if r.Body != nil {
 			r.Body.Close()
 		}
-		return nil, fmt.Errorf("httpsig: Transport without a Signer")
+		return nil, fmt.Errorf("%w: httpsig: Transport without a Signer", signet.ErrKeyUsage)
 	}
 	signed := r.Clone(r.Context())
 	if err := t.Signer.SignRequest(signed); err != nil {

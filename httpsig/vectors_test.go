@@ -166,6 +166,22 @@ func TestVectors(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			// Several of the RFC's examples cover less than the default
+			// policy requires (B.2.1 covers nothing): the default refuses
+			// them, an empty list even when the defaults are dropped.
+			if weak := !coversDefaults(in.comps, resp != nil); weak {
+				if _, err := mustVerifierSet(t, set, p).verify(&m, h); !errors.Is(err, ErrNotCovered) {
+					t.Fatalf("the default policy accepts a signature covering %v: %v", in.comps, err)
+				}
+				p.InsecureSkipDefaultCoverage = true
+				if len(in.comps) == 0 {
+					if _, err := mustVerifierSet(t, set, p).verify(&m, h); !errors.Is(err, ErrNotCovered) {
+						t.Fatalf("a signature covering nothing: %v", err)
+					}
+					valid++
+					return
+				}
+			}
 			ver, err := NewVerifier(set, p)
 			if err != nil {
 				t.Fatal(err)
@@ -215,6 +231,30 @@ func TestVectors(t *testing.T) {
 	if valid != 17 || invalid != 3 {
 		t.Fatalf("%d valid, %d invalid vectors; want 17 and 3", valid, invalid)
 	}
+}
+
+// coversDefaults reports whether comps holds the default coverage, as the
+// RFC names it (independently of checkPolicy's tables).
+func coversDefaults(comps []Component, response bool) bool {
+	has := map[string]bool{}
+	for _, c := range comps {
+		if !c.req {
+			has[c.name] = true
+		}
+	}
+	if response {
+		return has["@status"]
+	}
+	return has["@method"] && (has["@authority"] || has["@target-uri"]) && (has["@path"] || has["@target-uri"] || has["@request-target"])
+}
+
+func mustVerifierSet(t testing.TB, keys signet.Keys, p Policy) *Verifier {
+	t.Helper()
+	v, err := NewVerifier(keys, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
 }
 
 func bufioReader(r io.Reader) *bufio.Reader { return bufio.NewReader(r) }

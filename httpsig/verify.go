@@ -21,6 +21,16 @@ import (
 // or signatures without keyid against a large key set, cannot buy more.
 const maxVerifications = 8
 
+// MaxKeyCandidates bounds the keys one signature is tried against when it
+// does not name its key (no keyid parameter), over every RFC 9421
+// algorithm when it names none either. A key set that offers more
+// candidates is ambiguous for such a signature: it is refused with
+// signet.ErrKeyNotFound before any cryptography, so that a forgery
+// without keyid against a large key set costs at most this many
+// verifications. Give keys IDs and sign with keyid (Policy.RequireKeyID
+// insists on it).
+const MaxKeyCandidates = 4
+
 // maxSignatures bounds the members of Signature-Input and Signature.
 const maxSignatures = 16
 
@@ -28,48 +38,67 @@ const maxSignatures = 16
 // field a Verifier reads, unless Policy.MaxHeader says otherwise.
 const DefaultMaxHeader = 16 << 10
 
-// Default time windows of a Policy.
-const (
-	DefaultMaxAge = 5 * time.Minute
-	DefaultSkew   = time.Minute
-)
+// DefaultMaxAge is how old created may be when Policy.MaxAge is zero.
+const DefaultMaxAge = 5 * time.Minute
+
+// maxSkew bounds Policy.Skew.
+const maxSkew = 5 * time.Minute
 
 // Policy is what a Verifier requires of a signature beyond its
 // cryptographic validity (RFC 9421 §3.2, §7). The zero Policy requires a
-// created parameter no older than DefaultMaxAge and no more than
-// DefaultSkew in the future, an unexpired expires, a nonce not seen before
-// when there is one, a Content-Digest covering any request body and
-// matching it, and selects any signature whose key is found.
+// request signature to cover @method, @authority and @path, and a
+// response signature @status (see Require); a created parameter no older
+// than DefaultMaxAge and not in the future (no clock skew: see Skew); an
+// unexpired expires; a nonce not seen before when there is one; a
+// Content-Digest covering any request body and matching it; and selects
+// any signature whose key is found. A signature that covers no component
+// at all is always refused.
 type Policy struct {
 	// Label selects the signature with this label only.
 	Label string
 	// Tag selects signatures with this tag parameter only (RFC 9421 §2.3).
 	Tag string
 	// Require lists components every accepted signature must cover, as
-	// identifiers (see ParseComponent): e.g. "@method", "@path",
-	// "content-digest".
+	// identifiers (see ParseComponent): e.g. "content-digest",
+	// "content-type". They add to the default coverage: @method,
+	// @authority and @path for a request (@target-uri stands for
+	// @authority and @path, @request-target for @path, as their values
+	// contain them), @status for a response.
 	Require []string
+	// InsecureSkipDefaultCoverage drops the default coverage, leaving
+	// only Require: a request signature that does not cover @method,
+	// @authority and @path verifies for another method, host or path than
+	// the one it was made for, and can be replayed there. Set it only for
+	// peers that cannot sign those components, with Require naming what
+	// they do sign. A signature covering no component is refused even so.
+	InsecureSkipDefaultCoverage bool
 	// MaxAge bounds how old created may be; DefaultMaxAge when zero.
 	MaxAge time.Duration
 	// Skew is the clock skew allowed for created in the future and for
-	// expires in the past; DefaultSkew when zero, at most 5 minutes.
+	// expires in the past: zero allows none (a signature is expired at
+	// expires, like a JWT at exp), at most 5 minutes. A minute is usual
+	// between servers whose clocks are synchronized.
 	Skew time.Duration
 	// NoCreated accepts signatures without a created parameter.
 	NoCreated bool
 	// RequireNonce refuses signatures without a nonce parameter.
 	RequireNonce bool
 	// RequireKeyID refuses signatures without a keyid parameter (which
-	// are otherwise tried with every key of their algorithm).
+	// are otherwise tried with at most MaxKeyCandidates keys).
 	RequireKeyID bool
 	// Replay remembers nonces; a bounded in-memory store
-	// (NewMemoryReplayStore) when nil.
+	// (NewMemoryReplayStore) when nil. A nonce is remembered under the ID
+	// of the key that verified it, for as long as its signature could be
+	// accepted: at most MaxAge plus twice Skew (a signature with a nonce
+	// whose window is longer, expires far ahead without created, is
+	// refused).
 	Replay ReplayStore
 	// UnsignedBody accepts a request body that no covered Content-Digest
 	// vouches for. By default a request with a body must cover
 	// "content-digest", and the digest is always checked against the body.
 	UnsignedBody bool
-	// MaxBody bounds the body read to check its digest; DefaultMaxBody
-	// when zero.
+	// MaxBody bounds the body read to check its digest or reach its
+	// trailers; DefaultMaxBody when zero.
 	MaxBody int64
 	// MaxHeader bounds the Signature-Input and Signature fields;
 	// DefaultMaxHeader when zero.
@@ -84,6 +113,57 @@ type Policy struct {
 	Fields map[string]FieldType
 	// Now is the clock; time.Now when nil.
 	Now func() time.Time
+}
+
+// The default coverage (RFC 9421 §7.2.1: what a signature does not cover
+// can be changed at will), as bits of what a signature covers: one pass
+// over its components, no allocation.
+const (
+	coversMethod = 1 << iota
+	coversAuthority
+	coversPath
+	coversStatus
+
+	requestCoverage  = coversMethod | coversAuthority | coversPath
+	responseCoverage = coversStatus
+)
+
+// missingCoverage returns the first default component comps leaves out
+// for a request (response false) or a response, or "" when none.
+// @target-uri stands for @authority and @path, @request-target for @path:
+// their values contain them. Components with req, of the request a
+// response answers, do not count.
+func missingCoverage(comps []Component, response bool) string {
+	var have uint8
+	for i := range comps {
+		switch comps[i].id { // the identity: ";req" and other parameters are part of it
+		case "@method":
+			have |= coversMethod
+		case "@authority":
+			have |= coversAuthority
+		case "@path":
+			have |= coversPath
+		case "@target-uri":
+			have |= coversAuthority | coversPath
+		case "@request-target":
+			have |= coversPath
+		case "@status":
+			have |= coversStatus
+		}
+	}
+	switch {
+	case response:
+		if have&responseCoverage != responseCoverage {
+			return "@status"
+		}
+	case have&coversMethod == 0:
+		return "@method"
+	case have&coversAuthority == 0:
+		return "@authority"
+	case have&coversPath == 0:
+		return "@path"
+	}
+	return ""
 }
 
 // Result describes the signature a Verifier accepted.
@@ -133,14 +213,17 @@ type Verifier struct {
 	bb      baseBuilder
 	bufs    sync.Pool
 	lists   componentCache
-	strict  bool // tests: always take the strict parser
+	strict  bool              // tests: always take the strict parser
+	onCheck func(*signet.Key) // tests: called before each signature check
 }
 
 // NewVerifier returns a Verifier that looks keys up in keys (a
-// *signet.KeySet, or one *signet.Key) by the keyid parameter.
+// *signet.KeySet, or one *signet.Key) by the keyid parameter. Nil keys, a
+// nil or zero *signet.Key, or a nil *signet.KeySet are refused with
+// signet.ErrKeyUsage.
 func NewVerifier(keys signet.Keys, p Policy) (*Verifier, error) {
-	if keys == nil {
-		return nil, fmt.Errorf("%w: no keys", signet.ErrKeyNotFound)
+	if err := checkKeys(keys); err != nil {
+		return nil, err
 	}
 	v := &Verifier{keys: keys, p: p, replay: p.Replay, bb: baseBuilder{fields: p.Fields}}
 	for _, id := range p.Require {
@@ -153,11 +236,8 @@ func NewVerifier(keys signet.Keys, p Policy) (*Verifier, error) {
 	if v.p.MaxAge <= 0 {
 		v.p.MaxAge = DefaultMaxAge
 	}
-	if v.p.Skew <= 0 {
-		v.p.Skew = DefaultSkew
-	}
-	if v.p.Skew > 5*time.Minute {
-		return nil, fmt.Errorf("httpsig: Policy.Skew %v is over 5 minutes", v.p.Skew)
+	if v.p.Skew < 0 || v.p.Skew > maxSkew {
+		return nil, fmt.Errorf("%w: httpsig: Policy.Skew %v is not between 0 and %v", signet.ErrUnsupported, v.p.Skew, maxSkew)
 	}
 	if v.p.MaxBody <= 0 {
 		v.p.MaxBody = DefaultMaxBody
@@ -167,22 +247,52 @@ func NewVerifier(keys signet.Keys, p Policy) (*Verifier, error) {
 	}
 	v.p.MaxHeader = min(v.p.MaxHeader, sf.MaxLen) // the parser's own bound
 	if v.replay == nil {
-		s := NewMemoryReplayStore(DefaultReplayEntries)
+		s := NewMemoryReplayStore(ReplayLimits{Retention: v.p.MaxAge + 2*v.p.Skew})
 		s.now = v.now // the store keeps the verifier's time
 		v.replay = s
 	}
 	return v, nil
 }
 
+// checkKeys refuses key sets that would fail (or panic) at every
+// verification: nil, a nil or zero *signet.Key, a nil *signet.KeySet.
+func checkKeys(keys signet.Keys) error {
+	switch ks := keys.(type) {
+	case nil:
+		return fmt.Errorf("%w: httpsig: no keys", signet.ErrKeyUsage)
+	case *signet.Key:
+		if ks == nil || ks.Algorithm() == "" {
+			return fmt.Errorf("%w: httpsig: a nil or zero Key (make keys with signet.NewKey, GenerateKey or ParsePEM)", signet.ErrKeyUsage)
+		}
+	case *signet.KeySet:
+		if ks == nil {
+			return fmt.Errorf("%w: httpsig: a nil KeySet", signet.ErrKeyUsage)
+		}
+	}
+	return nil
+}
+
+// errNoVerifier is what a Verifier not made by NewVerifier returns.
+var errNoVerifier = fmt.Errorf("%w: httpsig: a Verifier not made by NewVerifier", signet.ErrKeyUsage)
+
 // VerifyRequest checks the signatures of r, a request as a server
 // received it (or as a client built it). When the request has a body, its
 // Content-Digest is checked: the body is read (up to Policy.MaxBody) and
 // replaced by the bytes read, so that the handler can read it again.
+//
+// Nothing is read from the body before a signature has been selected and
+// has passed the policy and key checks: an unsigned request is refused
+// with its body unread. The body is read only for a covered
+// content-digest (after the signature verified) or to reach trailers a
+// covered component needs (tr).
 func (v *Verifier) VerifyRequest(r *http.Request) (*Result, error) {
-	if err := v.readTrailers(r.Trailer, &r.Body); err != nil {
-		return nil, err
+	if v == nil || v.keys == nil {
+		return nil, errNoVerifier
 	}
 	m := requestMessage(r, v.p.Origin)
+	if len(r.Trailer) > 0 {
+		m.body = &r.Body
+	}
 	res, err := v.verify(&m, r.Header)
 	if err != nil {
 		return nil, err
@@ -197,6 +307,9 @@ func (v *Verifier) VerifyRequest(r *http.Request) (*Result, error) {
 // resp.Request (or req, when not nil) is the request it answers. Its body
 // is checked against Content-Digest as for VerifyRequest.
 func (v *Verifier) VerifyResponse(resp *http.Response, req *http.Request) (*Result, error) {
+	if v == nil || v.keys == nil {
+		return nil, errNoVerifier
+	}
 	if req == nil {
 		req = resp.Request
 	}
@@ -205,10 +318,10 @@ func (v *Verifier) VerifyResponse(resp *http.Response, req *http.Request) (*Resu
 		m := requestMessage(req, v.p.Origin)
 		rm = &m
 	}
-	if err := v.readTrailers(resp.Trailer, &resp.Body); err != nil {
-		return nil, err
-	}
 	m := responseMessage(resp.StatusCode, resp.Header, resp.Trailer, rm)
+	if len(resp.Trailer) > 0 {
+		m.body = &resp.Body
+	}
 	res, err := v.verify(&m, resp.Header)
 	if err != nil {
 		return nil, err
@@ -221,16 +334,19 @@ func (v *Verifier) VerifyResponse(resp *http.Response, req *http.Request) (*Resu
 
 // readTrailers reads the body of a message that announces trailers (up to
 // Policy.MaxBody) and hands it on, so that net/http fills in the trailer
-// fields before a signature covering them (tr) is checked.
-func (v *Verifier) readTrailers(trailer http.Header, body *io.ReadCloser) error {
-	if len(trailer) == 0 || *body == nil || *body == http.NoBody {
+// fields, once a signature covering them (tr) has been selected and has
+// passed the policy and key checks. It reads at most once per message.
+func (v *Verifier) readTrailers(m *message) error {
+	body := m.body
+	m.body = nil
+	if body == nil || *body == nil || *body == http.NoBody {
 		return nil
 	}
 	data, err := io.ReadAll(io.LimitReader(*body, v.p.MaxBody+1))
 	(*body).Close()
 	*body = io.NopCloser(bytes.NewReader(data))
 	if err != nil {
-		return fmt.Errorf("%w: reading the body: %w", ErrDigest, err)
+		return fmt.Errorf("%w: reading the body for its trailers: %w", ErrDigest, err)
 	}
 	if int64(len(data)) > v.p.MaxBody {
 		return fmt.Errorf("%w: body over %d bytes", signet.ErrTooLarge, v.p.MaxBody)
@@ -244,11 +360,15 @@ func (v *Verifier) checkBody(h http.Header, body *io.ReadCloser, res *Result) er
 	hasBody := *body != nil && *body != http.NoBody
 	if !covered {
 		if hasBody && !v.p.UnsignedBody {
-			// Peek: an empty body needs no digest.
+			// Peek: an empty body needs no digest. A read error is
+			// not an empty body.
 			var one [1]byte
-			n, _ := io.ReadFull(*body, one[:])
+			n, err := io.ReadFull(*body, one[:])
 			if n == 0 {
-				return nil
+				if err == io.EOF {
+					return nil
+				}
+				return fmt.Errorf("%w: reading the body: %w", ErrDigest, err)
 			}
 			*body = struct {
 				io.Reader
@@ -415,7 +535,7 @@ func (v *Verifier) verifyFast(m *message, inField, sigField string) (res *Result
 // nonce).
 func (v *Verifier) check(m *message, label string, in *sigInput, sig []byte, budget *int) (*Result, error) {
 	res := &Result{Label: label, KeyID: in.keyid, Nonce: in.nonce, Tag: in.tag, comps: in.comps}
-	if err := v.checkPolicy(in, res); err != nil {
+	if err := v.checkPolicy(m.response, in, res); err != nil {
 		return nil, err
 	}
 	var alg signet.Algorithm
@@ -441,6 +561,11 @@ func (v *Verifier) check(m *message, label string, in *sigInput, sig []byte, bud
 		return nil, fmt.Errorf("%w: more than %d verifications for one message", signet.ErrTooLarge, maxVerifications)
 	}
 	*budget -= len(cands)
+	if m.body != nil && readsTrailers(in.comps) {
+		if err := v.readTrailers(m); err != nil {
+			return nil, err
+		}
+	}
 	bp, _ := v.bufs.Get().(*[]byte)
 	if bp == nil {
 		bp = new([]byte)
@@ -455,10 +580,17 @@ func (v *Verifier) check(m *message, label string, in *sigInput, sig []byte, bud
 		return nil, err
 	}
 	for _, k := range cands {
+		if k == nil {
+			err = fmt.Errorf("%w: httpsig: the key set gave a nil key", signet.ErrKeyUsage)
+			continue
+		}
 		ka := k.Algorithm()
 		if !ka.IsHTTPSig() || (alg != "" && ka != alg) {
 			err = fmt.Errorf("%w: key %q is for %s", signet.ErrAlgorithmMismatch, clip.String(k.KeyID()), ka)
 			continue
+		}
+		if v.onCheck != nil {
+			v.onCheck(k)
 		}
 		if err = k.Verify(base, sig); err == nil {
 			res.Key, res.Algorithm = k, ka
@@ -471,7 +603,10 @@ func (v *Verifier) check(m *message, label string, in *sigInput, sig []byte, bud
 	if in.nonce != "" {
 		// Remember the nonce for as long as the signature could be
 		// accepted: until created ages out or expires passes, whichever
-		// is first (checkPolicy refused a nonce bounded by neither).
+		// is first (checkPolicy refused a nonce bounded by neither, or
+		// by an expires further ahead than MaxAge and Skew). It is
+		// scoped to the key that verified it, not to the keyid the
+		// signer chose: a key without an ID accepts any keyid.
 		var until time.Time
 		if in.hasCreated {
 			until = time.Unix(in.created, 0).Add(v.p.MaxAge + v.p.Skew)
@@ -481,24 +616,45 @@ func (v *Verifier) check(m *message, label string, in *sigInput, sig []byte, bud
 				until = e
 			}
 		}
-		if err := v.replay.Remember(res.KeyID, in.nonce, until); err != nil {
+		if err := v.replay.Remember(res.Key.KeyID(), in.nonce, until); err != nil {
+			if !errors.Is(err, ErrReplay) {
+				err = fmt.Errorf("%w: %w", ErrReplay, err) // a store's own failure refuses too
+			}
 			return nil, err
 		}
 	}
 	return res, nil
 }
 
+// readsTrailers reports whether comps covers a trailer field of the
+// message itself (tr without req).
+func readsTrailers(comps []Component) bool {
+	for i := range comps {
+		if comps[i].tr && !comps[i].req {
+			return true
+		}
+	}
+	return false
+}
+
 // selectKeys finds the keys that may have made a signature with keyid and,
 // when the signature names one, alg. Without alg the key decides: any
-// RFC 9421 algorithm is looked up.
+// RFC 9421 algorithm is looked up. Without keyid, more than
+// MaxKeyCandidates keys in all are refused as ambiguous.
 func selectKeys(out []*signet.Key, keys signet.Keys, keyid string, alg signet.Algorithm) ([]*signet.Key, error) {
 	switch ks := keys.(type) {
 	case *signet.Key:
+		if ks == nil {
+			return nil, fmt.Errorf("%w: httpsig: a nil Key", signet.ErrKeyUsage)
+		}
 		if keyid != "" && ks.KeyID() != "" && keyid != ks.KeyID() {
 			return nil, fmt.Errorf("%w: keyid %q", signet.ErrKeyNotFound, clip.String(keyid))
 		}
 		return append(out, ks), nil
 	case *signet.KeySet:
+		if ks == nil {
+			return nil, fmt.Errorf("%w: httpsig: a nil KeySet", signet.ErrKeyUsage)
+		}
 		if keyid != "" {
 			k, ok := ks.Lookup(keyid)
 			if !ok {
@@ -519,6 +675,9 @@ func selectKeys(out []*signet.Key, keys signet.Keys, keyid string, alg signet.Al
 				first = err
 			}
 			continue
+		}
+		if keyid == "" && len(out)+c.Len() > MaxKeyCandidates {
+			return nil, fmt.Errorf("%w: ambiguous: a signature without keyid matches more than %d keys", signet.ErrKeyNotFound, MaxKeyCandidates)
 		}
 		for i := range c.Len() {
 			out = append(out, c.At(i))
@@ -541,8 +700,12 @@ func (v *Verifier) now() time.Time {
 }
 
 // checkPolicy applies the time windows, required components and nonce
-// rule to a signature's parameters.
-func (v *Verifier) checkPolicy(in *sigInput, res *Result) error {
+// rule to a signature's parameters; response tells which default
+// coverage applies.
+func (v *Verifier) checkPolicy(response bool, in *sigInput, res *Result) error {
+	if len(in.comps) == 0 {
+		return fmt.Errorf("%w: the signature covers no component", ErrNotCovered)
+	}
 	now := v.now()
 	switch {
 	case in.hasCreated:
@@ -568,10 +731,21 @@ func (v *Verifier) checkPolicy(in *sigInput, res *Result) error {
 	if v.p.RequireNonce && in.nonce == "" {
 		return fmt.Errorf("%w: no nonce parameter", ErrNotCovered)
 	}
-	if in.nonce != "" && !in.hasCreated && !in.hasExpires {
-		// Nothing bounds how long such a signature stays good, so no
-		// store can remember its nonce for long enough.
-		return fmt.Errorf("%w: a nonce needs created or expires to bound it", ErrNotCovered)
+	if in.nonce != "" && !in.hasCreated {
+		// Nothing bounds how long such a signature stays good, or
+		// expires does so further ahead than a signature with created
+		// could last: no store should remember its nonce for so long.
+		if !in.hasExpires {
+			return fmt.Errorf("%w: a nonce needs created or expires to bound it", ErrNotCovered)
+		}
+		if res.Expires.After(now.Add(v.p.MaxAge + v.p.Skew)) {
+			return fmt.Errorf("%w: a nonce without created needs expires within %v", ErrNotCovered, v.p.MaxAge+v.p.Skew)
+		}
+	}
+	if !v.p.InsecureSkipDefaultCoverage {
+		if c := missingCoverage(in.comps, response); c != "" {
+			return fmt.Errorf("%w: %s", ErrNotCovered, c)
+		}
 	}
 	for _, c := range v.require {
 		if !res.covers(c.id) {

@@ -181,6 +181,8 @@ const hsRFCQueryURL = "https://example.com/parameters?var=this%20is%20a%20big%0A
 
 var hsRFCQueryLines = []hsLine{
 	{`"@method"`, "GET"},
+	{`"@authority"`, "example.com"},
+	{`"@path"`, "/parameters"},
 	{`"@query"`, "?var=this%20is%20a%20big%0Amultiline%20value&bar=with+plus+whitespace&fa%C3%A7ade%22%3A%20=something"},
 	{`"@query-param";name="var"`, "this%20is%20a%20big%0Amultiline%20value"},
 	{`"@query-param";name="bar"`, "with%20plus%20whitespace"},
@@ -196,6 +198,8 @@ const (
 
 var hsQuoteLines = []hsLine{
 	{`"@method"`, "GET"},
+	{`"@authority"`, "example.com"},
+	{`"@path"`, "/search"},
 	{`"@query-param";name="q"`, "%21%27%28%29%7E"},
 	{`"@query-param";name="lang"`, "en"},
 }

@@ -70,7 +70,8 @@ type PASETOOpenerBytes interface {
 // HTTPSigVerifierAt is implemented by an RFC 9421 adapter that can verify
 // as of a given time. VerifyAt checks r's signature with the bound key,
 // taking now as the clock: created no older than five minutes (a minute of
-// skew), expires not passed; it requires no particular component, and a
+// skew), expires not passed; it requires no component beyond the
+// library's own defaults (signet's: @method, @authority and @path), and a
 // body no covered Content-Digest vouches for is accepted, though a covered
 // Content-Digest must match the body. Nonces, when the library tracks
 // them, are remembered by the adapter value across calls.

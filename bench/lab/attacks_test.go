@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/signet-go/signet/attacks"
+	"github.com/signet-go/signet/httpsig"
 )
 
 // The corpus and the published vectors, relative to this package.
@@ -121,13 +122,23 @@ func TestAttackConformance(t *testing.T) {
 		if c.Valid == 0 || c.Invalid == 0 {
 			t.Errorf("signet %s: %d valid and %d must-fail vectors run", c.Format, c.Valid, c.Invalid)
 		}
+		var coverage []string
 		for _, v := range c.Vectors {
 			switch {
+			case c.Format == attacks.HTTPSig && v.Valid && v.Outcome == Rejected && strings.Contains(v.Detail, httpsig.ErrNotCovered.Error()):
+				// signet's default policy refuses a request signature
+				// that does not cover @method, @authority and @path.
+				coverage = append(coverage, v.ID)
 			case v.Outcome == NotApplicable && !(c.Format == attacks.HTTPSig && strings.HasPrefix(v.Detail, responseNA)):
 				t.Errorf("signet %s %s: no verdict: %s", c.Format, v.ID, v.Detail)
 			case v.Outcome != NotApplicable && !v.OK:
 				t.Errorf("signet %s %s: %s (%s)", c.Format, v.ID, v.Outcome, v.Detail)
 			}
+		}
+		// Exactly the RFC's examples that cover less than that (B.2.1
+		// covers nothing).
+		if want := "rfc9421-B.2.1 rfc9421-B.2.2 rfc9421-B.2.5"; c.Format == attacks.HTTPSig && strings.Join(coverage, " ") != want {
+			t.Errorf("signet HTTPSig: refused for their coverage: %v, want %s", coverage, want)
 		}
 	}
 	if len(seen) != 3 {

@@ -109,10 +109,11 @@ func (s *signetHTTPSigOps) Verify(r *http.Request) error {
 }
 
 // VerifyAt implements HTTPSigVerifierAt: any label, no required
-// component, signet's default windows (five minutes, a minute of skew) at
-// now, nonces remembered by s.
+// component beyond signet's defaults (@method, @authority and @path: a
+// signature covering less is refused, see TestAttackConformance), five
+// minutes and a minute of skew at now, nonces remembered by s.
 func (s *signetHTTPSigOps) VerifyAt(r *http.Request, now time.Time) error {
-	v, err := httpsig.NewVerifier(s.pub, httpsig.Policy{Require: []string{}, MaxAge: httpsigMaxAge, UnsignedBody: true,
+	v, err := httpsig.NewVerifier(s.pub, httpsig.Policy{Require: []string{}, MaxAge: httpsigMaxAge, Skew: time.Minute, UnsignedBody: true,
 		Replay: s.replay, Now: func() time.Time { return now }})
 	if err != nil {
 		return err

@@ -12,7 +12,7 @@
 //	signet paseto encrypt|sign --key F [--claims F] [--exp DURATION | --no-exp] [--footer S] [--implicit S]
 //	signet paseto decrypt|verify --key F [--footer S] [--implicit S] [--iss S] [--aud S] [--sub S] [--leeway D] [--no-exp]
 //	signet httpsig sign --key F --label L --components '"@method" "@path" …' [--keyid K] [--created now|UNIX] [--expires UNIX] [--nonce N] [--tag T] [--digest sha-256|sha-512]
-//	signet httpsig verify (--key F | --jwks F) [--label L] [--tag T] [--require '"@method" …'] [--max-age D] [--no-created] [--unsigned-body] [--now UNIX]
+//	signet httpsig verify (--key F | --jwks F) [--label L] [--tag T] [--require '"content-digest" …'] [--insecure-skip-default-coverage] [--max-age D] [--no-created] [--unsigned-body] [--now UNIX]
 //	signet httpsig base [--label L]
 //	signet help
 //
@@ -151,15 +151,22 @@
 // the signature accepted as one line of JSON: label, keyid, alg, created,
 // expires, nonce, tag and the covered components. It tries the signatures
 // in order, or only the one labelled --label, or those tagged --tag. By
-// default created is required and may be at most 5 minutes old (--max-age
-// D; --no-created accepts a signature without it), expires must not have
-// passed, and a request with a body must cover a Content-Digest, which is
-// checked against the body (--unsigned-body accepts a body nothing
-// covers; a covered digest is checked still). --require lists the
-// components the signature must cover. --now UNIX checks the times
-// against a given time, to verify old examples.
+// default a request signature must cover @method, @authority and @path
+// (@target-uri stands for the last two, @request-target for @path) and a
+// response signature @status; a signature covering no component is always
+// refused. created is required and may be at most 5 minutes old, with no
+// clock skew (--max-age D; --no-created accepts a signature without it),
+// expires must not have passed, and a request with a body must cover a
+// Content-Digest, which is checked against the body (--unsigned-body
+// accepts a body nothing covers; a covered digest is checked still).
+// --require adds components the signature must cover.
+// --insecure-skip-default-coverage drops the default components, leaving
+// only --require: a signature that does not cover the method, host and path
+// can be replayed on another, so use it only to check a peer that cannot
+// sign them. --now UNIX checks the times against a given time, to verify
+// old examples.
 //
-//	signet httpsig verify --key web.pub.jwk --require '@method @path' < signed.http
+//	signet httpsig verify --key web.pub.jwk --require content-digest < signed.http
 //
 // httpsig base prints the signature base of a signature of the message,
 // as a verifier rebuilds it: the exact bytes signed, with no newline

@@ -278,10 +278,39 @@ func TestHTTPSigRFC9421Vectors(t *testing.T) {
 				base = append(base, "--request", rfc9421(v.RelatedRequest))
 			}
 			coversDigest := false
+			has := map[string]bool{}
 			for _, c := range v.Components {
 				coversDigest = coversDigest || c == `"content-digest"`
+				has[c] = true
 			}
-			hasBody := !strings.HasPrefix(msg, "HTTP/") && strings.Contains(msg, "Content-Length:")
+			response := strings.HasPrefix(msg, "HTTP/")
+			covered := has[`"@status"`]
+			if !response {
+				covered = has[`"@method"`] && (has[`"@authority"`] || has[`"@target-uri"`]) && (has[`"@path"`] || has[`"@target-uri"`] || has[`"@request-target"`])
+			}
+			if !covered {
+				// Several of the RFC's examples cover less than the default
+				// requires: refused unless the verifier opts out, and a
+				// signature covering nothing (B.2.1) is refused even then.
+				r := runAt(t, now, msg, args...)
+				wantCode(t, r, exitRejected, "verify a signature covering less than the default")
+				if !strings.Contains(r.stderr, "required component not covered") {
+					t.Errorf("stderr %q does not say why", r.stderr)
+				}
+				args = append(args, "--insecure-skip-default-coverage")
+				if len(v.Components) == 0 {
+					r := runAt(t, now, msg, append(args, "--unsigned-body")...)
+					wantCode(t, r, exitRejected, "verify a signature covering nothing")
+					if !strings.Contains(r.stderr, "covers no component") {
+						t.Errorf("stderr %q does not say why", r.stderr)
+					}
+					if r = runCLI(t, msg, base...); r.stdout != v.Base {
+						t.Errorf("base:\n got %q\nwant %q", r.stdout, v.Base)
+					}
+					return
+				}
+			}
+			hasBody := !response && strings.Contains(msg, "Content-Length:")
 			if hasBody && !coversDigest {
 				// By default a request body must be covered by a digest.
 				r := runAt(t, now, msg, args...)
@@ -400,7 +429,7 @@ func TestHTTPSigKeyFiles(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			sign := []string{"httpsig", "sign", "--key", rfc9421("keys/" + tt.priv), "--label", "s", "--components", "@method @path"}
+			sign := []string{"httpsig", "sign", "--key", rfc9421("keys/" + tt.priv), "--label", "s", "--components", "@method @authority @path"}
 			verify := []string{"httpsig", "verify", "--key", rfc9421("keys/" + tt.pub), "--unsigned-body"}
 			if tt.alg != "" {
 				sign = append(sign, "--alg", tt.alg)
@@ -500,7 +529,7 @@ func TestHTTPSigSignParameters(t *testing.T) {
 		{nil, `"@target-uri": http://example.com/foo?param=Value&Pet=dog`},
 		{[]string{"--scheme", "https"}, `"@target-uri": https://example.com/foo?param=Value&Pet=dog`},
 	} {
-		r = runAt(t, testNow, abs, append([]string{"httpsig", "sign", "--key", signPath, "--label", "a", "--components", "@target-uri @request-target"}, tt.args...)...)
+		r = runAt(t, testNow, abs, append([]string{"httpsig", "sign", "--key", signPath, "--label", "a", "--components", "@target-uri @request-target @method"}, tt.args...)...)
 		wantCode(t, r, exitOK, "sign absolute form")
 		signedAbs := r.stdout
 		r = runAt(t, testNow, signedAbs, append([]string{"httpsig", "base"}, tt.args...)...)
@@ -552,7 +581,7 @@ func TestHTTPSigMessages(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	signPath, verifyPath := keyFiles(t, dir, signet.HMACSHA256)
-	sign := []string{"httpsig", "sign", "--key", signPath, "--label", "m", "--components", "@method @path"}
+	sign := []string{"httpsig", "sign", "--key", signPath, "--label", "m", "--components", "@method @authority @path"}
 	verify := []string{"httpsig", "verify", "--key", verifyPath}
 
 	// CRLF in, CRLF out.
@@ -580,7 +609,7 @@ func TestHTTPSigMessages(t *testing.T) {
 	// A chunked request: the body is decoded for the digest, and written
 	// back as it came.
 	chunked := "POST /c HTTP/1.1\r\nHost: example.com\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n"
-	r = runAt(t, testNow, chunked, "httpsig", "sign", "--key", signPath, "--label", "c", "--components", "@method content-digest", "--digest", "sha-256")
+	r = runAt(t, testNow, chunked, "httpsig", "sign", "--key", signPath, "--label", "c", "--components", "@method @authority @path content-digest", "--digest", "sha-256")
 	wantCode(t, r, exitOK, "sign chunked")
 	if !strings.HasSuffix(r.stdout, "\r\n\r\n5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n") || !strings.Contains(r.stdout, "Content-Digest: sha-256=:uU0nuZNNPgilLlLX2n2r+sSE7+N6U4DukIj3rOLvzek=:\r\n") {
 		t.Errorf("signed chunked %q", r.stdout)
@@ -679,7 +708,7 @@ func TestHTTPSigJWKS(t *testing.T) {
 	}
 	jwks := writeFile(t, dir, "set.json", set)
 	for _, p := range []string{p1, p2} {
-		r := runAt(t, testNow, testRequest, "httpsig", "sign", "--key", p, "--label", "s", "--components", "@method @path")
+		r := runAt(t, testNow, testRequest, "httpsig", "sign", "--key", p, "--label", "s", "--components", "@method @authority @path")
 		wantCode(t, r, exitOK, "sign")
 		v := runAt(t, testNow, r.stdout, "httpsig", "verify", "--jwks", jwks, "--unsigned-body")
 		wantCode(t, v, exitOK, "verify --jwks")

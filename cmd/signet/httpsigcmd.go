@@ -265,16 +265,18 @@ func (c *cli) httpsigSign(args []string) error {
 }
 
 // httpsigVerify: signet httpsig verify (--key F | --jwks F) [--label L]
-// [--tag T] [--require C] [--max-age D] [--no-created] [--unsigned-body]
-// [--now UNIX] [--alg ALG] [--scheme S] [--request F]. On success a JSON
-// summary of the accepted signature goes to stdout.
+// [--tag T] [--require C] [--insecure-skip-default-coverage] [--max-age D]
+// [--no-created] [--unsigned-body] [--now UNIX] [--alg ALG] [--scheme S]
+// [--request F]. On success a JSON summary of the accepted signature goes
+// to stdout.
 func (c *cli) httpsigVerify(args []string) error {
-	cmd := newCommand("httpsig verify", `httpsig verify (--key F | --jwks F) [--label L] [--tag T] [--require '"@method" …'] [--max-age D] [--no-created] [--unsigned-body] [--now UNIX] [--alg ALG] [--scheme https|http] [--request F] < MESSAGE`)
+	cmd := newCommand("httpsig verify", `httpsig verify (--key F | --jwks F) [--label L] [--tag T] [--require '"content-digest" …'] [--insecure-skip-default-coverage] [--max-age D] [--no-created] [--unsigned-body] [--now UNIX] [--alg ALG] [--scheme https|http] [--request F] < MESSAGE`)
 	keyPath := cmd.fs.String("key", "", "key `file` (JWK, PEM, or a raw secret with --alg hmac-sha256; public or private)")
 	jwksPath := cmd.fs.String("jwks", "", "JWK Set `file`; the signature's keyid parameter selects the key")
 	label := cmd.fs.String("label", "", "check only the signature with this `label` (default: the first one that verifies)")
 	tag := cmd.fs.String("tag", "", "check only signatures with this tag parameter `T`")
-	require := cmd.fs.String("require", "", "`components` the signature must cover, space-separated: '\"@method\" \"@path\"'")
+	require := cmd.fs.String("require", "", "`components` the signature must cover besides @method, @authority and @path (requests) or @status (responses), space-separated: '\"content-digest\" \"content-type\"'")
+	weakCoverage := cmd.fs.Bool("insecure-skip-default-coverage", false, "accept a signature that does not cover @method, @authority and @path (requests) or @status (responses): only --require applies (INSECURE: such a signature can be replayed on another method, host or path)")
 	maxAge := cmd.fs.Duration("max-age", 0, fmt.Sprintf("how old created may be (`D`, default %v)", httpsig.DefaultMaxAge))
 	noCreated := cmd.fs.Bool("no-created", false, "accept a signature without created (it is still checked when present)")
 	unsignedBody := cmd.fs.Bool("unsigned-body", false, "accept a body that no covered Content-Digest vouches for (a covered one is still checked)")
@@ -340,6 +342,7 @@ func (c *cli) httpsigVerify(args []string) error {
 		MaxBody:      maxInput,
 		Now:          func() time.Time { return now },
 	}
+	p.InsecureSkipDefaultCoverage = *weakCoverage
 	p.Origin = messageOrigin(m, related)
 	v, err := httpsig.NewVerifier(keys, p)
 	if err != nil {

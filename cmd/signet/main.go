@@ -163,7 +163,7 @@ const usageTemplate = `Usage:
   signet httpsig sign --key F --label L --components '"@method" "@path" …' [--keyid K] [--created now|UNIX] [--expires UNIX] [--nonce N] [--tag T] [--digest sha-256|sha-512]
         sign the HTTP/1.1 message on stdin (RFC 9421) and print it with
         Signature-Input and Signature added
-  signet httpsig verify (--key F | --jwks F) [--label L] [--tag T] [--require '"@method" …'] [--max-age D] [--no-created] [--unsigned-body] [--now UNIX]
+  signet httpsig verify (--key F | --jwks F) [--label L] [--tag T] [--require '"content-digest" …'] [--insecure-skip-default-coverage] [--max-age D] [--no-created] [--unsigned-body] [--now UNIX]
         verify a signature of the message on stdin; print it as JSON
   signet httpsig base [--label L]
         print the signature base of a signature of the message on stdin
