@@ -67,11 +67,14 @@ func (o *Options) defaults(c *Claims) {
 	}
 }
 
-func (o *Options) check() error {
+// check refuses, before any work, what would make a token its readers
+// refuse: an oversized footer, or one that fails their footer check
+// (checkFooter).
+func (o *Options) check(key *signet.Key) error {
 	if len(o.Footer) > MaxFooterSize {
 		return fmt.Errorf("%w: footer is %d bytes, limit %d", signet.ErrTooLarge, len(o.Footer), MaxFooterSize)
 	}
-	return nil
+	return checkFooter(key, o.Footer)
 }
 
 // Policy states what a token must satisfy beyond authenticating under the
