@@ -92,3 +92,15 @@ func TestPublicKeyNeverAnHMACSecret(t *testing.T) {
 		}
 	}
 }
+
+// TestFileSizeLimit: a file over maxInput bytes is refused
+// (signet.ErrTooLarge) before it is read.
+func TestFileSizeLimit(t *testing.T) {
+	t.Parallel()
+	path := writeFile(t, t.TempDir(), "big", make([]byte, maxInput+1))
+	if _, err := readFile(path, "key file"); !errors.Is(err, signet.ErrTooLarge) {
+		t.Errorf("readFile: %v, want ErrTooLarge", err)
+	}
+	r := runAt(t, testNow, "", "jwt", "verify", "--key", path, "--alg", "HS256", "--secret-encoding", "raw")
+	wantCode(t, r, exitRejected, "oversized secret file")
+}
