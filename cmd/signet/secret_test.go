@@ -45,16 +45,16 @@ func TestRawSecretAnyBytes(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	secrets := map[string][]byte{
-		"starts with a brace":       append([]byte("{"), randomBytes(t, 31)...),
-		"JSON-like":                 append(append([]byte(`{"kty":`), randomBytes(t, 32)...), '}'),
-		"PEM armour line":           append(append(randomBytes(t, 8), "\n-----BEGIN PRIVATE KEY-----\n"...), randomBytes(t, 16)...),
-		"final newline":             append(randomBytes(t, 31), '\n'),
-		"final CRLF":                append(randomBytes(t, 30), '\r', '\n'),
-		"NUL bytes":                 append(make([]byte, 16), randomBytes(t, 16)...),
-		"byte-order mark":           append([]byte("\xef\xbb\xbf"), randomBytes(t, 32)...),
-		"k4. prefix":                append([]byte("k4."), randomBytes(t, 32)...),
-		"white space around":        append(append([]byte(" \t"), randomBytes(t, 32)...), ' ', '\n'),
-		"printable with a newline":  []byte("correct horse battery staple {0123456789} -----BEGIN\n"),
+		"starts with a brace":        append([]byte("{"), randomBytes(t, 31)...),
+		"JSON-like":                  append(append([]byte(`{"kty":`), randomBytes(t, 32)...), '}'),
+		"PEM armour line":            append(append(randomBytes(t, 8), "\n-----BEGIN PRIVATE KEY-----\n"...), randomBytes(t, 16)...),
+		"final newline":              append(randomBytes(t, 31), '\n'),
+		"final CRLF":                 append(randomBytes(t, 30), '\r', '\n'),
+		"NUL bytes":                  append(make([]byte, 16), randomBytes(t, 16)...),
+		"byte-order mark":            append([]byte("\xef\xbb\xbf"), randomBytes(t, 32)...),
+		"k4. prefix":                 append([]byte("k4."), randomBytes(t, 32)...),
+		"white space around":         append(append([]byte(" \t"), randomBytes(t, 32)...), ' ', '\n'),
+		"printable with a newline":   []byte("correct horse battery staple {0123456789} -----BEGIN\n"),
 		"starts with a DER SEQUENCE": append([]byte{0x30, 0x1e}, randomBytes(t, 30)...),
 	}
 	for i := range 64 {
