@@ -25,7 +25,9 @@ const MaxLeeway = 5 * time.Minute
 // Options are what a token is issued with besides its claims.
 type Options struct {
 	// Footer is authenticated but not encrypted: put key IDs there (a
-	// PASERK lid, pid or sid), never keys. At most MaxFooterSize bytes.
+	// PASERK lid, pid or sid), never keys. At most MaxFooterSize bytes; a
+	// footer starting with '{' must pass the readers' JSON footer check
+	// (see the package doc), or the token is not issued.
 	Footer []byte
 	// Implicit is an implicit assertion: authenticated, not stored in the
 	// token; the verifier must present the same bytes (Policy.Implicit).
