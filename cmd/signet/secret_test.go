@@ -301,3 +301,44 @@ func TestKeyKindRandom(t *testing.T) {
 		t.Errorf("base64 text of zero bytes taken for %s", k)
 	}
 }
+
+// FuzzParseSecret: any bytes, in any --secret-encoding, make an HMAC key
+// or an error wrapping a signet sentinel, never a panic; a raw secret is
+// the bytes exactly, and no input the library would take as a key (a
+// JWK, PEM, PASERK) is ever a secret.
+func FuzzParseSecret(f *testing.F) {
+	for _, s := range []string{
+		"", "{", "\n", "0123456789abcdef0123456789abcdef\n", "-----BEGIN PUBLIC KEY-----\nAA==\n-----END PUBLIC KEY-----\n",
+		`{"kty":"oct","k":"AAAA"}`, "k4.local.AAAA", "MAA=", "30", "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIA x",
+		"\x30\x1e\x02\x01\x01", "  AQID  \n", "0x00ff",
+	} {
+		f.Add([]byte(s), uint8(0))
+		f.Add([]byte(s), uint8(1))
+		f.Add([]byte(s), uint8(2))
+	}
+	sentinels := []error{signet.ErrMalformed, signet.ErrKeyUsage, signet.ErrWeakKey}
+	f.Fuzz(func(t *testing.T, data []byte, which uint8) {
+		enc := []secretEncoding{secretRaw, secretBase64, secretHex}[which%3]
+		k, err := parseKey(data, signet.HS256, enc)
+		if err != nil {
+			for _, s := range sentinels {
+				if errors.Is(err, s) {
+					return
+				}
+			}
+			t.Fatalf("error without a sentinel: %v", err)
+		}
+		if enc == secretRaw && !bytes.Equal(k.Secret(), data) {
+			t.Fatalf("raw secret %q read as %q", data, k.Secret())
+		}
+		if _, jerr := jwk.ParseKey(data); jerr == nil {
+			t.Fatalf("%q is a JWK, and was taken as a secret", data)
+		}
+		if _, perr := paserk.Decode(strings.TrimSpace(string(data))); perr == nil {
+			t.Fatalf("%q is a PASERK, and was taken as a secret", data)
+		}
+		if blk, _ := pem.Decode(data); blk != nil {
+			t.Fatalf("%q holds a PEM block, and was taken as a secret", data)
+		}
+	})
+}
