@@ -89,12 +89,13 @@ func parseKey(data []byte, alg signet.Algorithm, enc secretEncoding) (*signet.Ke
 	if enc != secretNone {
 		return parseSecret(data, alg, enc)
 	}
-	k, err := parseKeyText(bytes.TrimPrefix(data, utf8BOM), alg)
+	data = bytes.TrimPrefix(data, utf8BOM)
+	k, err := parseKeyText(data, alg)
 	switch {
 	case err == nil || !errors.Is(err, signet.ErrMalformed):
 	case isHMAC(alg):
 		return nil, fmt.Errorf("%w (a raw HMAC secret needs --secret-encoding raw, base64 or hex)", err)
-	case alg == "":
+	case alg == "" && detectFormat(data) == formatUnknown:
 		return nil, fmt.Errorf("%w (a raw HMAC secret needs --secret-encoding and --alg HS256, HS384, HS512 or hmac-sha256)", err)
 	}
 	return k, err
