@@ -14,10 +14,11 @@ import (
 )
 
 // jwtSign: signet jwt sign --key F [--claims F] [--exp DURATION] [--kid ID]
-// [--alg ALG]. The claims are signed as given, byte for byte, unless --exp
-// sets exp.
+// [--alg ALG] [--secret-encoding ENC]. The claims are signed as given,
+// byte for byte, unless --exp sets exp; the token is printed once
+// signet's verifier reads it back (readBackJWT).
 func (c *cli) jwtSign(args []string) error {
-	cmd := newCommand("jwt sign", "jwt sign --key F [--claims F] [--exp DURATION] [--kid ID] [--alg ALG]")
+	cmd := newCommand("jwt sign", "jwt sign --key F [--claims F] [--exp DURATION] [--kid ID] [--alg ALG] [--secret-encoding ENC]")
 	keyPath := cmd.fs.String("key", "", "private key `file` (JWK, PEM, or a raw HMAC secret with --secret-encoding)")
 	claimsPath := cmd.fs.String("claims", "", "claims JSON `file` (default: stdin)")
 	exp := cmd.fs.Duration("exp", 0, "set exp to now + `DURATION` (e.g. 15m, 1h), replacing any exp in the claims")
