@@ -35,7 +35,13 @@
 // A footer is authenticated, not encrypted: use it for key IDs (a PASERK
 // lid, pid or sid in {"kid":…}), never for keys. Policy.Footer, when set,
 // must equal the token's footer (compared in constant time). A JSON footer
-// read for its kid is first checked for size, depth and member count. An
+// read for its kid is first checked for size, depth and member count. The
+// same check runs when a token is issued: Encrypt and Sign refuse a
+// footer that starts with '{' and is not a JSON object within those
+// limits (no repeated or case-folded names, kid a string), or whose kid
+// is not the issuing key's, with the sentinel a reader would return
+// (ErrFooter, ErrMalformed, ErrKeyNotFound): no token is issued that its
+// readers refuse for its footer. Any other footer is opaque bytes. An
 // implicit assertion (Options.Implicit, Policy.Implicit) is authenticated
 // but not stored: both sides must present it, to bind a token to, say, a
 // tenant.

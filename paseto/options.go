@@ -25,7 +25,9 @@ const MaxLeeway = 5 * time.Minute
 // Options are what a token is issued with besides its claims.
 type Options struct {
 	// Footer is authenticated but not encrypted: put key IDs there (a
-	// PASERK lid, pid or sid), never keys. At most MaxFooterSize bytes.
+	// PASERK lid, pid or sid), never keys. At most MaxFooterSize bytes; a
+	// footer starting with '{' must pass the readers' JSON footer check
+	// (see the package doc), or the token is not issued.
 	Footer []byte
 	// Implicit is an implicit assertion: authenticated, not stored in the
 	// token; the verifier must present the same bytes (Policy.Implicit).
@@ -67,11 +69,14 @@ func (o *Options) defaults(c *Claims) {
 	}
 }
 
-func (o *Options) check() error {
+// check refuses, before any work, what would make a token its readers
+// refuse: an oversized footer, or one that fails their footer check
+// (checkFooter).
+func (o *Options) check(key *signet.Key) error {
 	if len(o.Footer) > MaxFooterSize {
 		return fmt.Errorf("%w: footer is %d bytes, limit %d", signet.ErrTooLarge, len(o.Footer), MaxFooterSize)
 	}
-	return nil
+	return checkFooter(key, o.Footer)
 }
 
 // Policy states what a token must satisfy beyond authenticating under the

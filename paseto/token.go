@@ -22,7 +22,7 @@ func Encrypt[T any](key *signet.Key, claims T, o Options) (string, error) {
 // issue encodes claims (with the issuing defaults) and makes the token.
 func issue[T any](key *signet.Key, claims T, o *Options, public bool) (string, error) {
 	var scratch [512]byte
-	if err := o.check(); err != nil {
+	if err := o.check(key); err != nil {
 		return "", err
 	}
 	m, err := encodeClaims(scratch[:0], claims, o)
@@ -42,7 +42,7 @@ func finish(key *signet.Key, payload []byte, o *Options, public bool) (string, e
 
 // issueBytes makes a token of a payload given as it is.
 func issueBytes(key *signet.Key, payload []byte, o *Options, public bool) (string, error) {
-	if err := o.check(); err != nil {
+	if err := o.check(key); err != nil {
 		return "", err
 	}
 	if err := checkPayload(payload); err != nil {
@@ -355,6 +355,14 @@ const (
 // footerKeyID returns the kid of a JSON footer, or "" when the footer is
 // not a JSON object or has no kid.
 func footerKeyID(f []byte) (string, error) {
+	kid, err := footerKID(f)
+	return strings.Clone(kid), err
+}
+
+// footerKID is footerKeyID with the kid a view of f: the one check of a
+// footer, run by readers before anything is verified and by issuers
+// (checkFooter) so that no token is issued with a footer readers refuse.
+func footerKID(f []byte) (string, error) {
 	s := strings.TrimLeft(bytesToString(f), " \t\r\n")
 	if len(s) == 0 || s[0] != '{' {
 		return "", nil
@@ -378,7 +386,7 @@ func footerKeyID(f []byte) (string, error) {
 			if !ok {
 				return "", fmt.Errorf("%w: footer kid is not a string", signet.ErrMalformed)
 			}
-			kid = strings.Clone(v)
+			kid = v
 		}
 	}
 	if err := m.Err(); err != nil {

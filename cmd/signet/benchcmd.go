@@ -81,6 +81,6 @@ func findLab(dir string) (string, error) {
 }
 
 func isLab(dir string) bool {
-	data, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+	data, err := readFile(filepath.Join(dir, "go.mod"), "go.mod")
 	return err == nil && bytes.Contains(data, []byte(labModule))
 }

@@ -6,8 +6,8 @@
 //
 //	signet keygen ALG [--kid ID]
 //	signet pub [--alg ALG] < KEY
-//	signet jwt sign --key F [--claims F] [--exp DURATION] [--kid ID] [--alg ALG]
-//	signet jwt verify (--key F | --jwks F) [--iss S] [--aud S] [--leeway D] [--no-exp] [--alg ALG]
+//	signet jwt sign --key F [--claims F] [--exp DURATION] [--kid ID] [--alg ALG] [--secret-encoding ENC]
+//	signet jwt verify (--key F | --jwks F) [--iss S] [--aud S] [--leeway D] [--no-exp] [--alg ALG] [--secret-encoding ENC]
 //	signet jwt inspect
 //	signet paseto encrypt|sign --key F [--claims F] [--exp DURATION | --no-exp] [--footer S] [--implicit S]
 //	signet paseto decrypt|verify --key F [--footer S] [--implicit S] [--iss S] [--aud S] [--sub S] [--leeway D] [--no-exp]
@@ -58,13 +58,39 @@
 //     with a key or password, or sealed) are refused: unwrap them first.
 //     A PASETO local key is read only as a PASERK, never from PEM or raw
 //     bytes, which do not say which algorithm they are for.
-//   - a raw HMAC secret: any other bytes, with one trailing newline
-//     stripped, and --alg HS256, HS384 or HS512 (hmac-sha256 for
-//     httpsig). The secret must be at least as long as the hash (32, 48
-//     or 64 bytes).
+//   - a raw HMAC secret, only with --secret-encoding and --alg HS256,
+//     HS384 or HS512 (hmac-sha256 for httpsig). Nothing about a secret is
+//     guessed from its bytes: without --secret-encoding a file is read as
+//     a JWK, PEM or PASERK key, never as a secret; with it, never as a
+//     key. --secret-encoding raw takes the file's bytes exactly as the
+//     secret, whatever they are: nothing is stripped, so a final newline
+//     is part of the secret (write one with printf, or use base64 or
+//     hex); base64 (standard or URL alphabet, padded or not, canonical)
+//     and hex take the bytes the text encodes, white space anywhere
+//     ignored. The secret must be at least as long as the hash (32, 48 or
+//     64 bytes).
+//
+// A file offered as a raw secret that holds a key is refused (exit 1):
+// used as an HMAC secret, a public key lets anyone who has it forge
+// tokens. A key is recognized by parsing, in any of these encodings: a
+// PEM block of any type, a JWK or JWK Set (JSON with "kty" or "keys"), a
+// PASERK (k3. or k4. and a PASERK type), an OpenSSH public key line, and
+// DER (PKCS #8, SPKI, PKCS #1, SEC 1 or an X.509 certificate) as bytes,
+// base64 or hex, in the file or in the secret it encodes. No random
+// secret parses as one of them.
+//
+//	openssl rand 32 > hs.key
+//	signet jwt sign --key hs.key --alg HS256 --secret-encoding raw < claims.json
+//	openssl rand -base64 32 > hs.b64
+//	signet jwt verify --key hs.b64 --alg HS256 --secret-encoding base64 < token
 //
 // A JWK without "alg" needs --alg, except, for httpsig, an Ed25519, P-256
 // or P-384 one, read as for PEM.
+//
+// Every file the CLI reads (--key, --claims, --jwks, --request) must be a
+// regular file, or a symbolic link to one, of at most 1 MiB: a named
+// pipe, a device such as /dev/zero or /dev/stdin, a socket or a directory
+// is refused at once, never waited on. Pipe data to stdin instead.
 //
 // The key decides the algorithm, never the token: a token whose header
 // names another algorithm than the key's is rejected. A key is for one
@@ -77,7 +103,12 @@
 // signed token. The claims are signed byte for byte as given; --exp 1h
 // sets exp to an hour from now, re-encoding the claims. A token without
 // exp is signed with a warning, since verifiers refuse it by default.
-// --kid sets the key ID in the header.
+// --kid sets the key ID in the header. Before printing it, jwt sign reads
+// the token back with signet's verifier (the public half of the key, the
+// issuing time as clock): a token that verifier would refuse for its
+// form (a claim of the wrong type, a NumericDate beyond 2^53, a token
+// over 1 MiB) is not issued (exit 1); one refused only for its times
+// (issued expired, or for later) is issued, with a warning when expired.
 //
 //	echo '{"sub":"alice","aud":"api"}' | signet jwt sign --key es256.jwk --exp 1h > token
 //
@@ -103,7 +134,14 @@
 // authenticated but not encrypted: put a key ID there, never a key (a
 // footer holding a PASERK key is refused). --implicit sets an implicit
 // assertion: authenticated, not stored in the token, so the reader must
-// give the same one.
+// give the same one. As jwt sign does, encrypt and sign read the token
+// back with signet's reader before printing it, and issue nothing it
+// would refuse: exp, nbf and iat must be RFC 3339 date-times as PASETO
+// reads them (an upper-case T, Z or ±hh:mm, a fraction after a dot, a
+// four-digit year: nothing more lenient, no year above 9999), and a
+// footer that starts with '{' must be a JSON object within the reader's
+// limits (depth 2, 16 members, no repeated or case-folded names, kid a
+// string).
 //
 //	echo '{"sub":"alice","aud":"api"}' | signet paseto sign --key v4.key --exp 1h > token
 //

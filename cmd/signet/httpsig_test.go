@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/base64"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -237,15 +236,11 @@ func rfc9421Vectors(t *testing.T) []rfc9421Vector {
 
 // vectorKeyArgs returns the --key (and --alg) arguments for a vector's
 // public (priv false) or private key: the RFC's PEM files, the algorithm
-// named for RSA keys only; the shared secret decoded into a raw file.
+// named for RSA keys only; the shared secret as the RFC gives it, base64.
 func vectorKeyArgs(t *testing.T, v rfc9421Vector, priv bool) []string {
 	t.Helper()
 	if v.Alg == signet.HMACSHA256 {
-		secret, err := base64.StdEncoding.DecodeString(strings.TrimSpace(readRFC9421(t, "keys/test-shared-secret")))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return []string{"--key", writeFile(t, t.TempDir(), "secret", secret), "--alg", "hmac-sha256"}
+		return []string{"--key", rfc9421("keys/test-shared-secret"), "--secret-encoding", "base64", "--alg", "hmac-sha256"}
 	}
 	for _, f := range v.KeyFiles {
 		if strings.HasSuffix(f, ".key.pem") == priv {
@@ -686,7 +681,7 @@ func TestHTTPSigKeysRejected(t *testing.T) {
 	}
 	// A raw secret with --alg hmac-sha256 signs; the same file read for
 	// HS256 by jwt is another key.
-	r := runAt(t, testNow, testRequest, sign(secret, "--alg", "hmac-sha256")...)
+	r := runAt(t, testNow, testRequest, sign(secret, "--secret-encoding", "raw", "--alg", "hmac-sha256")...)
 	wantCode(t, r, exitOK, "raw secret")
 	r = runAt(t, testNow, r.stdout, "httpsig", "verify", "--key", secret, "--alg", "HS256", "--unsigned-body")
 	wantCode(t, r, exitUsage, "verify --alg HS256")

@@ -139,7 +139,7 @@ func messageOrigin(m *httpMessage, related *http.Request) *httpsig.Origin {
 // every other byte as it was.
 func (c *cli) httpsigSign(args []string) error {
 	cmd := newCommand("httpsig sign", `httpsig sign --key F --label L --components '"@method" "@path" …' [--keyid K] [--created now|UNIX] [--expires UNIX] [--nonce N] [--tag T] [--digest sha-256|sha-512] [--alg ALG] [--scheme https|http] [--request F] < MESSAGE`)
-	keyPath := cmd.fs.String("key", "", "private key `file` (JWK, PEM, or a raw secret with --alg hmac-sha256)")
+	keyPath := cmd.fs.String("key", "", "private key `file` (JWK, PEM, or a raw secret with --secret-encoding and --alg hmac-sha256)")
 	label := cmd.fs.String("label", "", "`label` of the signature in Signature-Input and Signature, e.g. sig1")
 	comps := cmd.fs.String("components", "", "covered `components`, space-separated, serialized or bare: '\"@method\" \"@path\" content-digest'")
 	keyid := cmd.fs.String("keyid", "", "keyid parameter `K` (default: the key's ID, when it has one)")
@@ -149,6 +149,7 @@ func (c *cli) httpsigSign(args []string) error {
 	tag := cmd.fs.String("tag", "", "tag parameter `T`")
 	digest := cmd.fs.String("digest", "", "add a Content-Digest of the body with `ALG`, sha-256 or sha-512, when the message has none (--components must cover content-digest)")
 	algName := cmd.fs.String("alg", "", "`ALG` of a key file that does not name it: a raw secret (hmac-sha256), an RSA PEM key (rsa-pss-sha512 or rsa-v1_5-sha256)")
+	secretEnc := addSecretFlag(cmd)
 	mf := addMessageFlags(cmd)
 	pos, set, err := c.parse(cmd, args)
 	if err != nil {
@@ -206,8 +207,12 @@ func (c *cli) httpsigSign(args []string) error {
 	if err != nil {
 		return err
 	}
+	enc, err := cmd.secretEncoding(*secretEnc, set, alg)
+	if err != nil {
+		return err
+	}
 
-	key, err := loadHTTPSigKey(*keyPath, alg)
+	key, err := loadHTTPSigKey(*keyPath, alg, enc)
 	if err != nil {
 		return err
 	}
@@ -270,8 +275,8 @@ func (c *cli) httpsigSign(args []string) error {
 // [--request F]. On success a JSON summary of the accepted signature goes
 // to stdout.
 func (c *cli) httpsigVerify(args []string) error {
-	cmd := newCommand("httpsig verify", `httpsig verify (--key F | --jwks F) [--label L] [--tag T] [--require '"content-digest" …'] [--insecure-skip-default-coverage] [--max-age D] [--no-created] [--unsigned-body] [--now UNIX] [--alg ALG] [--scheme https|http] [--request F] < MESSAGE`)
-	keyPath := cmd.fs.String("key", "", "key `file` (JWK, PEM, or a raw secret with --alg hmac-sha256; public or private)")
+	cmd := newCommand("httpsig verify", `httpsig verify (--key F | --jwks F) [--secret-encoding ENC] [--label L] [--tag T] [--require '"content-digest" …'] [--insecure-skip-default-coverage] [--max-age D] [--no-created] [--unsigned-body] [--now UNIX] [--alg ALG] [--scheme https|http] [--request F] < MESSAGE`)
+	keyPath := cmd.fs.String("key", "", "key `file` (JWK, PEM, or a raw secret with --secret-encoding and --alg hmac-sha256; public or private)")
 	jwksPath := cmd.fs.String("jwks", "", "JWK Set `file`; the signature's keyid parameter selects the key")
 	label := cmd.fs.String("label", "", "check only the signature with this `label` (default: the first one that verifies)")
 	tag := cmd.fs.String("tag", "", "check only signatures with this tag parameter `T`")
@@ -282,6 +287,7 @@ func (c *cli) httpsigVerify(args []string) error {
 	unsignedBody := cmd.fs.Bool("unsigned-body", false, "accept a body that no covered Content-Digest vouches for (a covered one is still checked)")
 	nowFlag := cmd.fs.String("now", "", "check the times against this `UNIX` time instead of the clock (for testing)")
 	algName := cmd.fs.String("alg", "", "`ALG` of a --key file that does not name it: a raw secret (hmac-sha256), an RSA PEM key (rsa-pss-sha512 or rsa-v1_5-sha256)")
+	secretEnc := addSecretFlag(cmd)
 	mf := addMessageFlags(cmd)
 	pos, set, err := c.parse(cmd, args)
 	if err != nil {
@@ -318,10 +324,14 @@ func (c *cli) httpsigVerify(args []string) error {
 	if err != nil {
 		return err
 	}
+	enc, err := cmd.secretEncoding(*secretEnc, set, alg)
+	if err != nil {
+		return err
+	}
 
 	var keys signet.Keys
 	if *keyPath != "" {
-		keys, err = loadHTTPSigKey(*keyPath, alg)
+		keys, err = loadHTTPSigKey(*keyPath, alg, enc)
 	} else {
 		keys, err = loadKeySet(*jwksPath)
 	}
@@ -582,19 +592,24 @@ var httpsigFor = map[signet.Algorithm]signet.Algorithm{
 // an RFC 9421 algorithm. Without --alg, a PEM or JWK file without "alg"
 // holding an Ed25519, P-256 or P-384 key is read for ed25519,
 // ecdsa-p256-sha256 or ecdsa-p384-sha384, the only algorithm each fits.
-func loadHTTPSigKey(path string, alg signet.Algorithm) (*signet.Key, error) {
+// With enc (--secret-encoding, which needs --alg), the file is a raw
+// secret.
+func loadHTTPSigKey(path string, alg signet.Algorithm, enc secretEncoding) (*signet.Key, error) {
 	data, err := readFile(path, "key file")
 	if err != nil {
 		return nil, err
 	}
-	k, err := parseHTTPSigKey(data, alg)
+	k, err := parseHTTPSigKey(data, alg, enc)
 	if err != nil {
 		return nil, fmt.Errorf("key file %s: %w", path, err)
 	}
 	return k, nil
 }
 
-func parseHTTPSigKey(data []byte, alg signet.Algorithm) (*signet.Key, error) {
+func parseHTTPSigKey(data []byte, alg signet.Algorithm, enc secretEncoding) (*signet.Key, error) {
+	if enc != secretNone {
+		return checkHTTPSigKey(parseKey(data, alg, enc)) // the bytes as they are
+	}
 	data = bytes.TrimPrefix(data, utf8BOM)
 	if alg == "" {
 		switch detectFormat(data) {
@@ -627,7 +642,7 @@ func parseHTTPSigKey(data []byte, alg signet.Algorithm) (*signet.Key, error) {
 			}
 		}
 	}
-	return checkHTTPSigKey(parseKey(data, alg))
+	return checkHTTPSigKey(parseKey(data, alg, secretNone))
 }
 
 // checkHTTPSigKey refuses a key made for another algorithm than an RFC

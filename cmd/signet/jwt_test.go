@@ -208,6 +208,9 @@ func TestSignVerifyPEM(t *testing.T) {
 	}
 }
 
+// TestSignVerifyRawSecret: with --secret-encoding raw the secret is the
+// file's bytes exactly, a final newline included; base64 and hex files
+// give the secret they encode, white space ignored.
 func TestSignVerifyRawSecret(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -216,21 +219,26 @@ func TestSignVerifyRawSecret(t *testing.T) {
 	withCRLF := writeFile(t, dir, "secret-crlf.txt", []byte(secret+"\r\n"))
 	bare := writeFile(t, dir, "secret.bin", []byte(secret))
 	claims := claimsAt(testNow)
+	raw := []string{"--secret-encoding", "raw"}
 
 	for _, alg := range []string{"HS256", "HS384"} {
-		token := signToken(t, testNow, claims, "--key", withNL, "--alg", alg)
+		token := signToken(t, testNow, claims, append([]string{"--key", withNL, "--alg", alg}, raw...)...)
 		if got := segment(t, token, 0); got != `{"alg":"`+alg+`","typ":"JWT"}` {
 			t.Errorf("header %s", got)
 		}
-		for _, path := range []string{withNL, withCRLF, bare} {
-			r := runAt(t, testNow, token, "jwt", "verify", "--key", path, "--alg", alg)
-			wantCode(t, r, exitOK, "verify "+alg+" with "+filepath.Base(path))
-			if r.stdout != claims+"\n" {
-				t.Errorf("verify printed %q", r.stdout)
-			}
+		r := runAt(t, testNow, token, append([]string{"jwt", "verify", "--key", withNL, "--alg", alg}, raw...)...)
+		wantCode(t, r, exitOK, "verify "+alg+" with the same file")
+		if r.stdout != claims+"\n" {
+			t.Errorf("verify printed %q", r.stdout)
 		}
-		// A library key with the same secret agrees.
-		k, err := signet.NewKey(signet.Algorithm(alg), []byte(secret))
+		// The newline is part of the secret: the files without it, or
+		// with CRLF, hold other secrets.
+		for _, path := range []string{withCRLF, bare} {
+			r := runAt(t, testNow, token, append([]string{"jwt", "verify", "--key", path, "--alg", alg}, raw...)...)
+			wantCode(t, r, exitRejected, "verify "+alg+" with "+filepath.Base(path))
+		}
+		// A library key with the file's bytes agrees.
+		k, err := signet.NewKey(signet.Algorithm(alg), []byte(secret+"\n"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -240,19 +248,27 @@ func TestSignVerifyRawSecret(t *testing.T) {
 	}
 
 	short := writeFile(t, dir, "short.txt", []byte("hunter2-hunter2\n"))
+	notB64 := writeFile(t, dir, "not64.txt", []byte("hunter2*hunter2*hunter2*hunter2*hunter2*hunter2\n"))
 	tests := []struct {
 		name string
 		args []string
 		want string
+		code int
 	}{
-		{"no alg", []string{"jwt", "sign", "--key", withNL}, "HS256, HS384 or HS512"},
-		{"asymmetric alg", []string{"jwt", "sign", "--key", withNL, "--alg", "ES256"}, "HS256, HS384 or HS512"},
-		{"too short for HS512", []string{"jwt", "sign", "--key", withNL, "--alg", "HS512"}, "weak"},
-		{"short secret", []string{"jwt", "verify", "--key", short, "--alg", "HS256"}, "weak"},
+		{"no alg", []string{"jwt", "sign", "--key", withNL, "--secret-encoding", "raw"}, "--secret-encoding needs --alg", exitUsage},
+		{"asymmetric alg", []string{"jwt", "sign", "--key", withNL, "--alg", "ES256", "--secret-encoding", "raw"}, "HS256, HS384 or HS512", exitUsage},
+		{"unknown encoding", []string{"jwt", "sign", "--key", withNL, "--alg", "HS256", "--secret-encoding", "utf8"}, "raw, base64 or hex", exitUsage},
+		{"with --jwks", []string{"jwt", "verify", "--jwks", withNL, "--secret-encoding", "raw"}, "applies to --key", exitUsage},
+		{"no --secret-encoding", []string{"jwt", "sign", "--key", withNL, "--alg", "HS256"}, "needs --secret-encoding", exitRejected},
+		{"no --secret-encoding nor alg", []string{"jwt", "sign", "--key", withNL}, "HS256, HS384, HS512", exitRejected},
+		{"too short for HS512", []string{"jwt", "sign", "--key", withNL, "--alg", "HS512", "--secret-encoding", "raw"}, "weak", exitRejected},
+		{"short secret", []string{"jwt", "verify", "--key", short, "--alg", "HS256", "--secret-encoding", "raw"}, "weak", exitRejected},
+		{"not base64", []string{"jwt", "verify", "--key", notB64, "--alg", "HS256", "--secret-encoding", "base64"}, "not base64", exitRejected},
+		{"not hex", []string{"jwt", "verify", "--key", withNL, "--alg", "HS256", "--secret-encoding", "hex"}, "not hex", exitRejected},
 	}
 	for _, tt := range tests {
 		r := runAt(t, testNow, claims, tt.args...)
-		wantCode(t, r, exitRejected, tt.name)
+		wantCode(t, r, tt.code, tt.name)
 		if !strings.Contains(r.stderr, tt.want) {
 			t.Errorf("%s: stderr %q lacks %q", tt.name, r.stderr, tt.want)
 		}

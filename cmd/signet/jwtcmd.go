@@ -14,15 +14,17 @@ import (
 )
 
 // jwtSign: signet jwt sign --key F [--claims F] [--exp DURATION] [--kid ID]
-// [--alg ALG]. The claims are signed as given, byte for byte, unless --exp
-// sets exp.
+// [--alg ALG] [--secret-encoding ENC]. The claims are signed as given,
+// byte for byte, unless --exp sets exp; the token is printed once
+// signet's verifier reads it back (readBackJWT).
 func (c *cli) jwtSign(args []string) error {
-	cmd := newCommand("jwt sign", "jwt sign --key F [--claims F] [--exp DURATION] [--kid ID] [--alg ALG]")
-	keyPath := cmd.fs.String("key", "", "private key `file` (JWK, PEM or raw HMAC secret)")
+	cmd := newCommand("jwt sign", "jwt sign --key F [--claims F] [--exp DURATION] [--kid ID] [--alg ALG] [--secret-encoding ENC]")
+	keyPath := cmd.fs.String("key", "", "private key `file` (JWK, PEM, or a raw HMAC secret with --secret-encoding)")
 	claimsPath := cmd.fs.String("claims", "", "claims JSON `file` (default: stdin)")
 	exp := cmd.fs.Duration("exp", 0, "set exp to now + `DURATION` (e.g. 15m, 1h), replacing any exp in the claims")
 	kid := cmd.fs.String("kid", "", "key `ID` for the header, replacing the key's own")
 	algName := cmd.fs.String("alg", "", "`ALG` for a key file that does not name it (raw secret, RSA PEM, JWK without \"alg\")")
+	secretEnc := addSecretFlag(cmd)
 	pos, set, err := c.parse(cmd, args)
 	if err != nil {
 		return err
@@ -39,6 +41,10 @@ func (c *cli) jwtSign(args []string) error {
 	if err != nil {
 		return err
 	}
+	enc, err := cmd.secretEncoding(*secretEnc, set, alg)
+	if err != nil {
+		return err
+	}
 
 	claims, err := c.readClaims(*claimsPath)
 	if err != nil {
@@ -49,7 +55,7 @@ func (c *cli) jwtSign(args []string) error {
 		return err
 	}
 
-	key, err := loadJWSKey(*keyPath, alg)
+	key, err := loadJWSKey(*keyPath, alg, enc)
 	if err != nil {
 		return err
 	}
@@ -71,6 +77,9 @@ func (c *cli) jwtSign(args []string) error {
 	if err != nil {
 		return err
 	}
+	if _, err := readBackJWT(key, token, now); err != nil {
+		return err
+	}
 	if _, err := fmt.Fprintln(c.stdout, token); err != nil {
 		return err
 	}
@@ -88,8 +97,8 @@ func (c *cli) jwtSign(args []string) error {
 
 // checkClaims checks that claims are a JSON object without repeated
 // member names whose registered claims have the types RFC 7519 gives them,
-// so that the CLI does not issue a token signet would refuse. It returns
-// exp when present.
+// before the key is read; readBackJWT then holds the token to every rule
+// of signet's verifier. It returns exp when present.
 func checkClaims(claims []byte) (exp int64, hasExp bool, err error) {
 	if len(claims) == 0 || claims[0] != '{' {
 		return 0, false, fmt.Errorf("%w: claims must be a JSON object", signet.ErrMalformed)
@@ -177,13 +186,14 @@ func setExp(claims []byte, exp int64) ([]byte, error) {
 // signed, go to stdout.
 func (c *cli) jwtVerify(args []string) error {
 	cmd := newCommand("jwt verify", "jwt verify (--key F | --jwks F) [--iss S] [--aud S] [--leeway D] [--no-exp] [--alg ALG] < TOKEN")
-	keyPath := cmd.fs.String("key", "", "key `file` (JWK, PEM or raw HMAC secret; public or private)")
+	keyPath := cmd.fs.String("key", "", "key `file` (JWK or PEM, public or private, or a raw HMAC secret with --secret-encoding)")
 	jwksPath := cmd.fs.String("jwks", "", "JWK Set `file`; the token's kid selects the key")
 	iss := cmd.fs.String("iss", "", "required issuer (iss claim)")
 	aud := cmd.fs.String("aud", "", "required audience (one of the aud claim's values)")
 	leeway := cmd.fs.Duration("leeway", 0, fmt.Sprintf("clock skew allowed for exp, nbf and iat, at most %v", jwt.MaxLeeway))
 	noExp := cmd.fs.Bool("no-exp", false, "accept a token without exp (exp is still checked when present)")
 	algName := cmd.fs.String("alg", "", "`ALG` for a --key file that does not name it (raw secret, RSA PEM, JWK without \"alg\")")
+	secretEnc := addSecretFlag(cmd)
 	pos, set, err := c.parse(cmd, args)
 	if err != nil {
 		return err
@@ -202,10 +212,14 @@ func (c *cli) jwtVerify(args []string) error {
 	if err != nil {
 		return err
 	}
+	enc, err := cmd.secretEncoding(*secretEnc, set, alg)
+	if err != nil {
+		return err
+	}
 
 	var keys signet.Keys
 	if *keyPath != "" {
-		keys, err = loadJWSKey(*keyPath, alg)
+		keys, err = loadJWSKey(*keyPath, alg, enc)
 	} else {
 		keys, err = loadKeySet(*jwksPath)
 	}
@@ -234,8 +248,8 @@ func (c *cli) jwtVerify(args []string) error {
 
 // loadJWSKey is loadKey for the jwt commands: a PASETO key (a PASERK) or
 // an RFC 9421 key is refused with a pointer to signet paseto or httpsig.
-func loadJWSKey(path string, alg signet.Algorithm) (*signet.Key, error) {
-	key, err := loadKey(path, alg)
+func loadJWSKey(path string, alg signet.Algorithm, enc secretEncoding) (*signet.Key, error) {
+	key, err := loadKey(path, alg, enc)
 	if err != nil {
 		return nil, err
 	}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/signet-go/signet"
@@ -14,19 +13,20 @@ import (
 	"github.com/signet-go/signet/paserk"
 )
 
-// keyFormat is the encoding of a key file, told by its first bytes.
+// keyFormat is the encoding of a key file (without --secret-encoding),
+// told by its first bytes.
 type keyFormat int
 
 const (
-	formatRaw    keyFormat = iota // anything else: a raw HMAC secret
-	formatJWK                     // a JSON object
-	formatPEM                     // a "-----BEGIN " block
-	formatPASERK                  // k3.… or k4.…
+	formatUnknown keyFormat = iota // none of the three
+	formatJWK                      // a JSON object
+	formatPEM                      // a "-----BEGIN " block
+	formatPASERK                   // k3.… or k4.…
 )
 
 // detectFormat tells a key's encoding: a JSON object is a JWK, text with
-// a PEM block is PEM, a PASERK prefix is PASERK, and any other bytes are a
-// raw secret.
+// a PEM block is PEM, a PASERK prefix is PASERK. It is never asked about
+// a raw secret: --secret-encoding says that a file is one.
 func detectFormat(data []byte) keyFormat {
 	t := bytes.TrimLeft(bytes.TrimPrefix(data, utf8BOM), " \t\r\n")
 	switch {
@@ -37,22 +37,10 @@ func detectFormat(data []byte) keyFormat {
 	case bytes.HasPrefix(t, []byte("k3.")) || bytes.HasPrefix(t, []byte("k4.")):
 		return formatPASERK
 	}
-	return formatRaw
+	return formatUnknown
 }
 
 var utf8BOM = []byte("\xef\xbb\xbf")
-
-// looksLikeKeyText reports whether data, refused as a JWK, PEM or PASERK,
-// still looks like an encoded key: used as an HMAC secret, a public key
-// would let anyone who has it forge tokens.
-func looksLikeKeyText(data []byte) bool {
-	for _, marker := range []string{"{", "}", `"kty"`, "-----", "ssh-", "ecdsa-sha2-", "BEGIN", "k3.", "k4."} {
-		if bytes.Contains(data, []byte(marker)) {
-			return true
-		}
-	}
-	return false
-}
 
 // readLimited reads all of r, refusing more than maxInput bytes.
 func readLimited(r io.Reader, what string) ([]byte, error) {
@@ -79,34 +67,42 @@ func (c *cli) readClaims(path string) ([]byte, error) {
 	return bytes.Trim(data, " \t\r\n"), err
 }
 
-// readFile reads the file at path, at most maxInput bytes.
-func readFile(path, what string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", what, err)
-	}
-	defer f.Close()
-	return readLimited(f, what+" "+path)
-}
-
 // loadKey reads the key file at path (--key), bound to alg when alg is
-// not "" (--alg).
-func loadKey(path string, alg signet.Algorithm) (*signet.Key, error) {
+// not "" (--alg); with enc (--secret-encoding), the file is a raw HMAC
+// secret.
+func loadKey(path string, alg signet.Algorithm, enc secretEncoding) (*signet.Key, error) {
 	data, err := readFile(path, "key file")
 	if err != nil {
 		return nil, err
 	}
-	k, err := parseKey(data, alg)
+	k, err := parseKey(data, alg, enc)
 	if err != nil {
 		return nil, fmt.Errorf("key file %s: %w", path, err)
 	}
 	return k, nil
 }
 
-// parseKey reads a key in any of the CLI's encodings. Its errors never
-// quote the key.
-func parseKey(data []byte, alg signet.Algorithm) (*signet.Key, error) {
+// parseKey reads a key: a raw HMAC secret written in enc, or with
+// secretNone a key in one of the CLI's encodings (JWK, PEM, PASERK). Its
+// errors never quote the key.
+func parseKey(data []byte, alg signet.Algorithm, enc secretEncoding) (*signet.Key, error) {
+	if enc != secretNone {
+		return parseSecret(data, alg, enc)
+	}
 	data = bytes.TrimPrefix(data, utf8BOM)
+	k, err := parseKeyText(data, alg)
+	switch {
+	case err == nil || !errors.Is(err, signet.ErrMalformed):
+	case isHMAC(alg):
+		return nil, fmt.Errorf("%w (a raw HMAC secret needs --secret-encoding raw, base64 or hex)", err)
+	case alg == "" && detectFormat(data) == formatUnknown:
+		return nil, fmt.Errorf("%w (a raw HMAC secret needs --secret-encoding and --alg HS256, HS384, HS512 or hmac-sha256)", err)
+	}
+	return k, err
+}
+
+// parseKeyText reads a JWK, PEM or PASERK key.
+func parseKeyText(data []byte, alg signet.Algorithm) (*signet.Key, error) {
 	switch detectFormat(data) {
 	case formatJWK:
 		return parseJWK(data, alg)
@@ -122,19 +118,15 @@ func parseKey(data []byte, alg signet.Algorithm) (*signet.Key, error) {
 	case formatPASERK:
 		return parsePASERK(data, alg)
 	}
-	if len(data) == 0 {
+	switch kind := keyKind(data); {
+	case len(data) == 0:
 		return nil, fmt.Errorf("%w: empty", signet.ErrMalformed)
-	}
-	if looksLikeKeyText(data) {
-		return nil, fmt.Errorf("%w: not a valid JWK, PEM or PASERK key, and too much like one to be used as a raw secret", signet.ErrMalformed)
-	}
-	if isLocal(alg) {
+	case kind != "":
+		return nil, fmt.Errorf("%w: the file holds %s: signet reads keys as JWK, PEM or PASERK", signet.ErrUnsupported, kind)
+	case isLocal(alg):
 		return nil, errLocalNotPASERK(alg)
 	}
-	if alg != signet.HS256 && alg != signet.HS384 && alg != signet.HS512 && alg != signet.HMACSHA256 {
-		return nil, fmt.Errorf("%w: not a JWK, PEM or PASERK key (a raw secret needs --alg HS256, HS384 or HS512, or hmac-sha256 for signet httpsig)", signet.ErrMalformed)
-	}
-	return signet.NewKey(alg, trimNewline(data))
+	return nil, fmt.Errorf("%w: not a JWK, PEM or PASERK key", signet.ErrMalformed)
 }
 
 // isLocal reports whether alg is a PASETO local (symmetric) algorithm.
@@ -226,16 +218,6 @@ func scanJWK(data []byte) (namesAlg bool, err error) {
 		return false, fmt.Errorf("%w: JWK: %v", signet.ErrMalformed, err)
 	}
 	return namesAlg, nil
-}
-
-// trimNewline strips one trailing line ending ("\n" or "\r\n"), which
-// editors and echo add to a secret file.
-func trimNewline(b []byte) []byte {
-	if b, ok := bytes.CutSuffix(b, []byte("\n")); ok {
-		b, _ = bytes.CutSuffix(b, []byte("\r"))
-		return b
-	}
-	return b
 }
 
 // loadKeySet reads the JWK Set file at path (--jwks).

@@ -22,30 +22,13 @@ func TestDetectFormat(t *testing.T) {
 		{"Bag Attributes\n-----BEGIN PUBLIC KEY-----\n", formatPEM}, // OpenSSL's preamble
 		{"k4.secret.AAAA", formatPASERK},
 		{"k3.local.AAAA", formatPASERK},
-		{"a raw secret", formatRaw},
-		{"\x00\xff binary secret", formatRaw},
-		{"", formatRaw},
+		{"a raw secret", formatUnknown},
+		{"\x00\xff binary secret", formatUnknown},
+		{"", formatUnknown},
 	}
 	for _, tt := range tests {
 		if got := detectFormat([]byte(tt.in)); got != tt.want {
 			t.Errorf("detectFormat(%q) = %d, want %d", tt.in, got, tt.want)
-		}
-	}
-}
-
-func TestTrimNewline(t *testing.T) {
-	t.Parallel()
-	tests := []struct{ in, want string }{
-		{"secret", "secret"},
-		{"secret\n", "secret"},
-		{"secret\r\n", "secret"},
-		{"secret\n\n", "secret\n"}, // one newline only
-		{"secret\r", "secret\r"},
-		{"secret ", "secret "},
-	}
-	for _, tt := range tests {
-		if got := string(trimNewline([]byte(tt.in))); got != tt.want {
-			t.Errorf("trimNewline(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }
@@ -59,23 +42,27 @@ func TestParseKeyQuotesNoSecret(t *testing.T) {
 		data string
 		alg  signet.Algorithm
 		want error
+		enc  secretEncoding
 	}{
-		{"JWK with a bare secret", `{"kty":"oct","alg":"HS256","k":Xsecret}`, "", signet.ErrMalformed},
-		{"truncated JWK", `{"kty":"oct","alg":"HS256","k":"Xsecret`, "", signet.ErrMalformed},
-		{"JWK duplicate k", `{"kty":"oct","alg":"HS256","k":"Xsecret","k":"Xsecret"}`, "", signet.ErrMalformed},
-		{"short JWK secret", `{"kty":"oct","alg":"HS256","k":"Xsecrets"}`, "", signet.ErrWeakKey},
-		{"short raw secret", "Xsecret\n", signet.HS256, signet.ErrWeakKey},
-		{"raw secret without alg", "Xsecret-Xsecret-Xsecret-Xsecret-Xsecret", "", signet.ErrMalformed},
-		{"raw secret for ES256", "Xsecret-Xsecret-Xsecret-Xsecret-Xsecret", signet.ES256, signet.ErrMalformed},
-		{"PASERK", "k4.secret.Xsecret", "", signet.ErrMalformed},
-		{"PASERK bad base64", "k4.local.Xsecret!Xsecret", "", signet.ErrMalformed},
-		{"PASERK unknown type", "k4.Xsecret.Xsecret", "", signet.ErrUnsupported},
-		{"PASERK wrapped", "k4.local-wrap.pie.Xsecret", "", signet.ErrUnsupported},
-		{"PASERK other version", "k3.local.Xsecret", signet.V4Local, signet.ErrMalformed},
-		{"local key as raw secret", "Xsecret-Xsecret-Xsecret-Xsecret-Xsecret", signet.V4Local, signet.ErrUnsupported},
+		{"JWK with a bare secret", `{"kty":"oct","alg":"HS256","k":Xsecret}`, "", signet.ErrMalformed, secretNone},
+		{"truncated JWK", `{"kty":"oct","alg":"HS256","k":"Xsecret`, "", signet.ErrMalformed, secretNone},
+		{"JWK duplicate k", `{"kty":"oct","alg":"HS256","k":"Xsecret","k":"Xsecret"}`, "", signet.ErrMalformed, secretNone},
+		{"short JWK secret", `{"kty":"oct","alg":"HS256","k":"Xsecrets"}`, "", signet.ErrWeakKey, secretNone},
+		{"short raw secret", "Xsecret\n", signet.HS256, signet.ErrWeakKey, secretRaw},
+		{"raw secret not base64", "Xsecret!Xsecret", signet.HS256, signet.ErrMalformed, secretBase64},
+		{"raw secret not hex", "Xsecret-Xsecret", signet.HS256, signet.ErrMalformed, secretHex},
+		{"raw secret without --secret-encoding", "Xsecret-Xsecret-Xsecret-Xsecret-Xsecret", signet.HS256, signet.ErrMalformed, secretNone},
+		{"raw secret without alg", "Xsecret-Xsecret-Xsecret-Xsecret-Xsecret", "", signet.ErrMalformed, secretNone},
+		{"raw secret for ES256", "Xsecret-Xsecret-Xsecret-Xsecret-Xsecret", signet.ES256, signet.ErrMalformed, secretNone},
+		{"PASERK", "k4.secret.Xsecret", "", signet.ErrMalformed, secretNone},
+		{"PASERK bad base64", "k4.local.Xsecret!Xsecret", "", signet.ErrMalformed, secretNone},
+		{"PASERK unknown type", "k4.Xsecret.Xsecret", "", signet.ErrUnsupported, secretNone},
+		{"PASERK wrapped", "k4.local-wrap.pie.Xsecret", "", signet.ErrUnsupported, secretNone},
+		{"PASERK other version", "k3.local.Xsecret", signet.V4Local, signet.ErrMalformed, secretNone},
+		{"local key as raw secret", "Xsecret-Xsecret-Xsecret-Xsecret-Xsecret", signet.V4Local, signet.ErrUnsupported, secretNone},
 	}
 	for _, tt := range tests {
-		_, err := parseKey([]byte(tt.data), tt.alg)
+		_, err := parseKey([]byte(tt.data), tt.alg, tt.enc)
 		if !errors.Is(err, tt.want) {
 			t.Errorf("%s: error %v, want %v", tt.name, err, tt.want)
 			continue
@@ -87,7 +74,7 @@ func TestParseKeyQuotesNoSecret(t *testing.T) {
 }
 
 // TestPublicKeyNeverAnHMACSecret: key text that fails to parse is not
-// taken as a raw secret, whatever --alg says.
+// taken as a raw secret without --secret-encoding, whatever --alg says.
 func TestPublicKeyNeverAnHMACSecret(t *testing.T) {
 	k, _ := signet.GenerateKey(signet.RS256)
 	pub, _ := k.Public()
@@ -99,16 +86,21 @@ func TestPublicKeyNeverAnHMACSecret(t *testing.T) {
 		"broken JWK":                 bytes.TrimPrefix(broken, []byte("{")),
 		"ssh key":                    []byte("ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIA user@host"),
 	} {
-		got, err := parseKey(data, signet.HS256)
-		if name == "JWK with a byte-order mark" {
-			// The mark is skipped and the JWK read; --alg then must match.
-			if err == nil && got.Algorithm() == signet.HS256 {
-				t.Errorf("%s: read as an HS256 secret", name)
-			}
-			continue
-		}
+		got, err := parseKey(data, signet.HS256, secretNone)
 		if err == nil {
-			t.Errorf("%s: accepted as an HS256 secret", name)
+			t.Errorf("%s: read as a %s key", name, got.Algorithm())
 		}
 	}
+}
+
+// TestFileSizeLimit: a file over maxInput bytes is refused
+// (signet.ErrTooLarge) before it is read.
+func TestFileSizeLimit(t *testing.T) {
+	t.Parallel()
+	path := writeFile(t, t.TempDir(), "big", make([]byte, maxInput+1))
+	if _, err := readFile(path, "key file"); !errors.Is(err, signet.ErrTooLarge) {
+		t.Errorf("readFile: %v, want ErrTooLarge", err)
+	}
+	r := runAt(t, testNow, "", "jwt", "verify", "--key", path, "--alg", "HS256", "--secret-encoding", "raw")
+	wantCode(t, r, exitRejected, "oversized secret file")
 }

@@ -148,9 +148,9 @@ const usageTemplate = `Usage:
   signet pub [--alg ALG] < KEY
         print the public half of a private key, in the same encoding
         (JWK in, JWK out; PEM in, SPKI PEM out; k4.secret in, k4.public out)
-  signet jwt sign --key F [--claims F] [--exp DURATION] [--kid ID] [--alg ALG]
+  signet jwt sign --key F [--claims F] [--exp DURATION] [--kid ID] [--alg ALG] [--secret-encoding ENC]
         sign the claims JSON (from --claims F, or stdin) as a JWT
-  signet jwt verify (--key F | --jwks F) [--iss S] [--aud S] [--leeway D] [--no-exp] [--alg ALG]
+  signet jwt verify (--key F | --jwks F) [--iss S] [--aud S] [--leeway D] [--no-exp] [--alg ALG] [--secret-encoding ENC]
         verify the JWT on stdin and print its claims
   signet jwt inspect
         print the header and claims of the JWT on stdin, NOT verified
@@ -168,7 +168,8 @@ const usageTemplate = `Usage:
   signet httpsig base [--label L]
         print the signature base of a signature of the message on stdin
         (the httpsig commands also take --alg ALG for a key file that does
-        not name it, --scheme https|http, and --request F for a response)
+        not name it, --secret-encoding ENC for a raw secret, --scheme
+        https|http, and --request F for a response)
   signet bench [--quick|--full] [--out DIR] [--lab DIR]
         run the lab (benchmarks against the peer libraries, the attack
         corpus) from a signet checkout; write the report to DIR
@@ -181,13 +182,17 @@ Not implemented yet in this build: serve.
 Algorithms: ALGORITHMS
 
 Key files are JWK (JSON, private or public), PEM (PKCS #8, SPKI, PKCS #1,
-SEC 1), PASERK (k4.local, k4.public, k4.secret and the same with k3) or a
-raw HMAC secret (any other bytes, one trailing newline stripped). --alg is
-needed only where the file does not name the algorithm: a raw secret, an
-RSA PEM key, a JWK without "alg", a PEM key for v4.public or v3.public.
-PASETO local keys are read only as PASERK. For httpsig, an Ed25519, P-256
-or P-384 key in PEM or in a JWK without "alg" is read for ed25519,
-ecdsa-p256-sha256 or ecdsa-p384-sha384 without --alg.
+SEC 1) or PASERK (k4.local, k4.public, k4.secret and the same with k3).
+A raw HMAC secret is read only with --secret-encoding: raw (the file's
+bytes exactly, a final newline included), base64 or hex (white space
+ignored), and an HMAC --alg; a file holding a key in any encoding is
+refused as a secret. --alg is needed only where the file does not name
+the algorithm: a raw secret, an RSA PEM key, a JWK without "alg", a PEM
+key for v4.public or v3.public. PASETO local keys are read only as
+PASERK. For httpsig, an Ed25519, P-256 or P-384 key in PEM or in a JWK
+without "alg" is read for ed25519, ecdsa-p256-sha256 or ecdsa-p384-sha384
+without --alg. Files are read only when they are regular files of at
+most 1 MiB: a named pipe or a device is refused.
 
 Exit status: 0 success, 1 rejected (reason on stderr), 2 usage error.
 Run "signet COMMAND -h" for the flags of a command.

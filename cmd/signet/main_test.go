@@ -82,7 +82,7 @@ func wantCode(t *testing.T, r result, code int, what string) {
 }
 
 // writeFile writes data to a new file in dir and returns its path.
-func writeFile(t *testing.T, dir, name string, data []byte) string {
+func writeFile(t testing.TB, dir, name string, data []byte) string {
 	t.Helper()
 	p := filepath.Join(dir, name)
 	if err := os.WriteFile(p, data, 0o600); err != nil {

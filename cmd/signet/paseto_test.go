@@ -162,7 +162,7 @@ func TestPASETORoundTripEveryAlgorithm(t *testing.T) {
 				wantCode(t, read(t, testNow, alg, token, "--key", issuePath), exitOK, "verify with the private key")
 			}
 			// The library reads the token as well.
-			key, err := loadKey(readPath, "")
+			key, err := loadKey(readPath, "", secretNone)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -440,7 +440,7 @@ func TestPASETOPEMKey(t *testing.T) {
 		t.Errorf("pub PEM --alg v4.local: exit %d, %q", r.code, r.stderr)
 	}
 	for _, data := range [][]byte{edPEM, []byte("0123456789abcdef0123456789abcdef")} {
-		_, err := parseKey(data, signet.V4Local)
+		_, err := parseKey(data, signet.V4Local, secretNone)
 		if err == nil || !strings.Contains(err.Error(), "only as a PASERK") {
 			t.Errorf("parseKey(…, v4.local): %v", err)
 		}
@@ -509,7 +509,7 @@ func TestPASETOClaimsChecked(t *testing.T) {
 		{"duplicate", `{"sub":"a","sub":"b",` + exp + `}`, "malformed"},
 		{"case duplicate", `{"role":"a","Role":"b",` + exp + `}`, "malformed"},
 		{"numeric exp", `{"exp":1700000000}`, "claim exp: want an RFC 3339"},
-		{"date-only exp", `{"exp":"2030-01-01"}`, "claim exp: want an RFC 3339"},
+		{"date-only exp", `{"exp":"2030-01-01"}`, "claim exp must be an RFC 3339"},
 		{"numeric nbf", `{"nbf":1,` + exp + `}`, "claim nbf"},
 		{"array aud", `{"aud":["a"],` + exp + `}`, "claim aud: want a string"},
 		{"numeric sub", `{"sub":1,` + exp + `}`, "claim sub: want a string"},

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -83,7 +84,7 @@ func (c *cli) pasetoIssue(args []string, public bool) error {
 	if err != nil {
 		return err
 	}
-	expAt, hasExp, err := checkPASETOClaims(claims)
+	hasExp, err := checkPASETOClaims(claims)
 	if err != nil {
 		return err
 	}
@@ -101,8 +102,7 @@ func (c *cli) pasetoIssue(args []string, public bool) error {
 
 	now := c.now()
 	if set["exp"] {
-		expAt, hasExp = now.Add(*exp).UTC().Truncate(time.Second), true
-		if claims, err = setPASETOExp(claims, expAt); err != nil {
+		if claims, err = setPASETOExp(claims, now.Add(*exp)); err != nil {
 			return err
 		}
 	}
@@ -122,11 +122,15 @@ func (c *cli) pasetoIssue(args []string, public bool) error {
 	if err != nil {
 		return err
 	}
+	verdict, err := readBackPASETO(key, token, o, public)
+	if err != nil {
+		return err
+	}
 	if _, err := fmt.Fprintln(c.stdout, token); err != nil {
 		return err
 	}
-	if hasExp && !expAt.After(now) {
-		c.warn("the token expired at exp %s, before it was issued", expAt.UTC().Format(time.RFC3339))
+	if errors.Is(verdict, signet.ErrExpired) {
+		c.warn("the token expired before it was issued (%s)", strings.TrimPrefix(verdict.Error(), "signet: "))
 	}
 	if len(token) > paseto.DefaultMaxSize {
 		c.warn("the token is %d bytes: readers with signet's default limit (%d bytes) refuse it", len(token), paseto.DefaultMaxSize)
@@ -258,7 +262,7 @@ func (cmd *command) pasetoPublicAlg(algName *string, given bool) (signet.Algorit
 // decrypt, a v4.public or v3.public key for sign and verify, private to
 // sign.
 func loadPASETOKey(path string, alg signet.Algorithm, public bool, name string) (*signet.Key, error) {
-	key, err := loadKey(path, alg)
+	key, err := loadKey(path, alg, secretNone)
 	if err != nil {
 		return nil, err
 	}
@@ -276,50 +280,42 @@ func loadPASETOKey(path string, alg signet.Algorithm, public bool, name string) 
 	return key, nil
 }
 
-// checkPASETOClaims checks that claims are a JSON object without repeated
-// member names (nor names differing only in case, which signet's readers
-// refuse) whose registered claims have the types PASETO gives them: iss,
-// sub, aud and jti strings, exp, nbf and iat RFC 3339 date-time strings.
-// It returns exp when present.
-func checkPASETOClaims(claims []byte) (exp time.Time, hasExp bool, err error) {
+// checkPASETOClaims checks, before the key is read, that claims are a
+// JSON object without repeated member names (nor names differing only in
+// case, which signet's readers refuse) whose registered claims are
+// strings, as PASETO has them: iss, sub, aud and jti, and exp, nbf and iat
+// as date-times. The date-times themselves are checked by signet's reader
+// (readBackPASETO), which takes RFC 3339 as PASETO does and nothing more
+// lenient. It reports whether exp is present.
+func checkPASETOClaims(claims []byte) (hasExp bool, err error) {
 	if len(claims) == 0 || claims[0] != '{' {
-		return time.Time{}, false, fmt.Errorf("%w: claims must be a JSON object", signet.ErrMalformed)
+		return false, fmt.Errorf("%w: claims must be a JSON object", signet.ErrMalformed)
 	}
 	s := string(claims)
 	if err := jsonx.ValidFold(s); err != nil {
-		return time.Time{}, false, fmt.Errorf("%w: claims: %v", signet.ErrMalformed, err)
+		return false, fmt.Errorf("%w: claims: %v", signet.ErrMalformed, err)
 	}
 	m := jsonx.NewMembers(s)
 	for m.Next(s) {
 		name := m.Name(s)
-		var ok bool
 		switch name {
-		case "iss", "sub", "aud", "jti":
-			_, ok = m.String(s)
-		case "exp", "nbf", "iat":
-			var v string
-			if v, ok = m.String(s); ok {
-				t, perr := time.Parse(time.RFC3339, v)
-				ok = perr == nil
-				if name == "exp" {
-					exp, hasExp = t, true
-				}
-			}
+		case "iss", "sub", "aud", "jti", "exp", "nbf", "iat":
 		default:
 			continue
 		}
-		if !ok {
+		if _, ok := m.String(s); !ok {
 			want := "want a string"
 			if name == "exp" || name == "nbf" || name == "iat" {
 				want = "want an RFC 3339 date-time string, such as \"2025-01-02T15:04:05Z\""
 			}
-			return time.Time{}, false, fmt.Errorf("%w: claim %s: %s", signet.ErrMalformed, name, want)
+			return false, fmt.Errorf("%w: claim %s: %s", signet.ErrMalformed, name, want)
 		}
+		hasExp = hasExp || name == "exp"
 	}
 	if err := m.Err(); err != nil {
-		return time.Time{}, false, fmt.Errorf("%w: claims: %v", signet.ErrMalformed, err)
+		return false, fmt.Errorf("%w: claims: %v", signet.ErrMalformed, err)
 	}
-	return exp, hasExp, nil
+	return hasExp, nil
 }
 
 // setPASETOExp returns claims with exp set to exp, as RFC 3339 in UTC. The
