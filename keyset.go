@@ -168,7 +168,7 @@ func (s *KeySet) Select(kid string, alg Algorithm) (Candidates, error) {
 	}
 	if c := s.anon[alg]; len(c) > 0 {
 		if len(c) > MaxAnonymousCandidates {
-			return Candidates{}, fmt.Errorf("%w: input names no kid and the set has %d keys without a key ID for %s, more than MaxAnonymousCandidates (%d): ambiguous", ErrKeyNotFound, len(c), alg, MaxAnonymousCandidates)
+			return Candidates{}, fmt.Errorf("%w: input names no kid and the set has %d keys without a key ID for %s, more than MaxAnonymousCandidates (%d): ambiguous", ErrKeyNotFound, len(c), c[0].spec.name, MaxAnonymousCandidates)
 		}
 		return Candidates{many: c}, nil
 	}
@@ -176,7 +176,7 @@ func (s *KeySet) Select(kid string, alg Algorithm) (Candidates, error) {
 		return Candidates{one: k}, nil
 	}
 	if n := s.count[alg]; n > 1 {
-		return Candidates{}, fmt.Errorf("%w: input names no kid and the set has %d keys for %s, each with a key ID: ambiguous", ErrKeyNotFound, n, alg)
+		return Candidates{}, fmt.Errorf("%w: input names no kid and the set has %d keys for %s, each with a key ID: ambiguous", ErrKeyNotFound, n, clip.String(string(alg)))
 	}
 	return Candidates{}, fmt.Errorf("%w: no key for algorithm %q", ErrKeyNotFound, clip.String(string(alg)))
 }

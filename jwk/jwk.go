@@ -448,27 +448,34 @@ func parseRSA(m members, alg signet.Algorithm, want kind, kid string) (*signet.K
 	if err := checkRSASizes(n, ints[0], ints[1], ints[2]); err != nil {
 		return nil, err
 	}
-	priv := &rsa.PrivateKey{
-		PublicKey: pub,
-		D:         new(big.Int).SetBytes(ints[0]),
-		Primes:    []*big.Int{new(big.Int).SetBytes(ints[1]), new(big.Int).SetBytes(ints[2])},
-	}
-	// NewKey validates n = pq and e·d ≡ 1 mod p-1, q-1 and computes the CRT
-	// values from d, p and q; the JWK's own, if given, must equal them.
+	d, p, q := new(big.Int).SetBytes(ints[0]), new(big.Int).SetBytes(ints[1]), new(big.Int).SetBytes(ints[2])
+	priv := &rsa.PrivateKey{PublicKey: pub, D: d, Primes: []*big.Int{p, q}}
+	// NewKey validates n = pq and e·d ≡ 1 mod p-1, q-1 (and computes its
+	// own CRT values); the JWK's, if given, must be the ones d, p and q
+	// make.
 	k, err := signet.NewKey(alg, priv)
 	if err != nil {
 		return nil, err
 	}
-	if len(present) == 5 {
-		pc := priv.Precomputed
-		if pc.Dp == nil || pc.Dq == nil || pc.Qinv == nil ||
-			subtle.ConstantTimeCompare(pc.Dp.Bytes(), ints[3])&
-				subtle.ConstantTimeCompare(pc.Dq.Bytes(), ints[4])&
-				subtle.ConstantTimeCompare(pc.Qinv.Bytes(), ints[5]) != 1 {
-			return nil, fmt.Errorf("%w: RSA JWK \"dp\", \"dq\" or \"qi\" is inconsistent with the key", signet.ErrWeakKey)
-		}
+	if len(present) == 5 && !crtMatches(d, p, q, ints[3], ints[4], ints[5]) {
+		return nil, fmt.Errorf("%w: RSA JWK \"dp\", \"dq\" or \"qi\" is inconsistent with the key", signet.ErrWeakKey)
 	}
 	return k.WithKeyID(kid), nil
+}
+
+// crtMatches reports whether dp, dq and qi (big-endian, minimal) are the
+// CRT values of a validated key: d mod p-1, d mod q-1 and q⁻¹ mod p.
+func crtMatches(d, p, q *big.Int, dp, dq, qi []byte) bool {
+	one := big.NewInt(1)
+	wantDp := new(big.Int).Mod(d, new(big.Int).Sub(p, one))
+	wantDq := new(big.Int).Mod(d, new(big.Int).Sub(q, one))
+	wantQi := new(big.Int).ModInverse(q, p)
+	if wantQi == nil {
+		return false
+	}
+	return subtle.ConstantTimeCompare(wantDp.Bytes(), dp)&
+		subtle.ConstantTimeCompare(wantDq.Bytes(), dq)&
+		subtle.ConstantTimeCompare(wantQi.Bytes(), qi) == 1
 }
 
 // checkRSASizes bounds the private integers before crypto/rsa sees them.
