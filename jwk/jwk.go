@@ -72,7 +72,7 @@ func ParseKeyFor(data []byte, alg signet.Algorithm) (*signet.Key, error) {
 	if err != nil {
 		return nil, err
 	}
-	return parseMembers(m, alg)
+	return parseMembers(m, alg, false)
 }
 
 // members is a JWK object: member name to raw JSON value. Names are exact
@@ -202,7 +202,12 @@ func kindOf(alg signet.Algorithm) (kind, bool) {
 	return kind{}, false
 }
 
-func parseMembers(m members, alg signet.Algorithm) (*signet.Key, error) {
+// parseMembers makes the key a JWK describes. With public, only the
+// public members of an RSA, EC or OKP key are read: its private members
+// ("d", "p", "q", "dp", "dq", "qi", "oth"; RFC 7518 §6.2.2, §6.3.2, RFC
+// 8037 §2) are neither decoded nor checked, and the key is the public
+// half.
+func parseMembers(m members, alg signet.Algorithm, public bool) (*signet.Key, error) {
 	kty, err := m.need("kty")
 	if err != nil {
 		return nil, err
@@ -244,11 +249,11 @@ func parseMembers(m members, alg signet.Algorithm) (*signet.Key, error) {
 	case "oct":
 		material, err = parseOct(m, alg, want)
 	case "RSA":
-		return parseRSA(m, alg, want, kid)
+		return parseRSA(m, alg, want, kid, public)
 	case "EC":
-		material, err = parseEC(m, alg, want)
+		material, err = parseEC(m, alg, want, public)
 	case "OKP":
-		material, err = parseOKP(m, alg, want)
+		material, err = parseOKP(m, alg, want, public)
 	}
 	if err != nil {
 		return nil, err
@@ -329,7 +334,7 @@ func curveKind(m members, kty string, alg signet.Algorithm, want kind, known ...
 	return nil
 }
 
-func parseEC(m members, alg signet.Algorithm, want kind) (any, error) {
+func parseEC(m members, alg signet.Algorithm, want kind, public bool) (any, error) {
 	if err := curveKind(m, "EC", alg, want, "P-256", "P-384", "P-521"); err != nil {
 		return nil, err
 	}
@@ -346,7 +351,7 @@ func parseEC(m members, alg signet.Algorithm, want kind) (any, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: JWK %s point: %v", signet.ErrWeakKey, want.crv, err)
 	}
-	if _, ok := m["d"]; !ok {
+	if _, ok := m["d"]; !ok || public {
 		return pub, nil
 	}
 	d, err := m.fixed("d", want.size)
@@ -363,7 +368,7 @@ func parseEC(m members, alg signet.Algorithm, want kind) (any, error) {
 	return priv, nil
 }
 
-func parseOKP(m members, alg signet.Algorithm, want kind) (any, error) {
+func parseOKP(m members, alg signet.Algorithm, want kind, public bool) (any, error) {
 	if err := curveKind(m, "OKP", alg, want, "Ed25519"); err != nil {
 		return nil, err
 	}
@@ -371,7 +376,7 @@ func parseOKP(m members, alg signet.Algorithm, want kind) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, ok := m["d"]; !ok {
+	if _, ok := m["d"]; !ok || public {
 		return ed25519.PublicKey(x), nil
 	}
 	seed, err := m.fixed("d", ed25519.SeedSize)
@@ -388,11 +393,11 @@ func parseOKP(m members, alg signet.Algorithm, want kind) (any, error) {
 // maxExponentBytes bounds the RSA public exponent: it must fit an int32.
 const maxExponentBytes = 4
 
-func parseRSA(m members, alg signet.Algorithm, want kind, kid string) (*signet.Key, error) {
+func parseRSA(m members, alg signet.Algorithm, want kind, kid string, public bool) (*signet.Key, error) {
 	if want.kty != "RSA" {
 		return nil, mismatch("RSA", alg)
 	}
-	if _, ok := m["oth"]; ok {
+	if _, ok := m["oth"]; ok && !public {
 		return nil, fmt.Errorf("%w: multi-prime RSA JWK (\"oth\")", signet.ErrUnsupported)
 	}
 	n, err := m.uint("n")
@@ -411,6 +416,9 @@ func parseRSA(m members, alg signet.Algorithm, want kind, kid string) (*signet.K
 		e = e<<8 | int(c)
 	}
 	pub := rsa.PublicKey{N: new(big.Int).SetBytes(n), E: e}
+	if public {
+		return newRSAPublic(alg, &pub, kid)
+	}
 
 	// RFC 7518 §6.3.2: "d" makes the key private; p, q, dp, dq, qi should
 	// come with it and, if any does, all must.
@@ -425,11 +433,7 @@ func parseRSA(m members, alg signet.Algorithm, want kind, kid string) (*signet.K
 	case !hasD && len(present) > 0:
 		return nil, fmt.Errorf("%w: RSA JWK has %q but no \"d\"", signet.ErrMalformed, present[0])
 	case !hasD:
-		k, err := signet.NewKey(alg, &pub)
-		if err != nil {
-			return nil, err
-		}
-		return k.WithKeyID(kid), nil
+		return newRSAPublic(alg, &pub, kid)
 	case len(present) == 0:
 		return nil, fmt.Errorf("%w: RSA private JWK without the primes \"p\" and \"q\"", signet.ErrUnsupported)
 	case len(present) != 5 && !(len(present) == 2 && present[0] == "p" && present[1] == "q"):
@@ -459,6 +463,14 @@ func parseRSA(m members, alg signet.Algorithm, want kind, kid string) (*signet.K
 	}
 	if len(present) == 5 && !crtMatches(d, p, q, ints[3], ints[4], ints[5]) {
 		return nil, fmt.Errorf("%w: RSA JWK \"dp\", \"dq\" or \"qi\" is inconsistent with the key", signet.ErrWeakKey)
+	}
+	return k.WithKeyID(kid), nil
+}
+
+func newRSAPublic(alg signet.Algorithm, pub *rsa.PublicKey, kid string) (*signet.Key, error) {
+	k, err := signet.NewKey(alg, pub)
+	if err != nil {
+		return nil, err
 	}
 	return k.WithKeyID(kid), nil
 }
@@ -540,15 +552,15 @@ func encodeJSON(v any) ([]byte, error) {
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
-		return nil, fmt.Errorf("jwk: encode: %w", err)
+		return nil, fmt.Errorf("%w: jwk: encode: %v", signet.ErrUnsupported, err)
 	}
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
 // toJSON lays out k's members; private ones only when private is set.
 func toJSON(k *signet.Key, private bool) (*jsonKey, error) {
-	if k == nil {
-		return nil, fmt.Errorf("%w: nil key", signet.ErrKeyUsage)
+	if k.Algorithm() == "" { // a nil or zero Key
+		return nil, fmt.Errorf("%w: nil or zero key", signet.ErrKeyUsage)
 	}
 	if !private && k.Symmetric() {
 		return nil, fmt.Errorf("%w: %s secret has no public half", signet.ErrKeyUsage, k.Algorithm())
@@ -584,7 +596,7 @@ func toJSON(k *signet.Key, private bool) (*jsonKey, error) {
 	case *ecdsa.PrivateKey, *ecdsa.PublicKey:
 		point, err := k.PublicMaterial().(*ecdsa.PublicKey).Bytes()
 		if err != nil || len(point) != 1+2*want.size {
-			return nil, fmt.Errorf("jwk: encode %s point: %v", alg, err)
+			return nil, fmt.Errorf("%w: jwk: encode %s point: %v", signet.ErrWeakKey, alg, err)
 		}
 		jk.X = encodeB64(point[1 : 1+want.size])
 		jk.Y = encodeB64(point[1+want.size:])
@@ -593,7 +605,7 @@ func toJSON(k *signet.Key, private bool) (*jsonKey, error) {
 		}
 		d, err := m.(*ecdsa.PrivateKey).Bytes()
 		if err != nil {
-			return nil, fmt.Errorf("jwk: encode %s scalar: %v", alg, err)
+			return nil, fmt.Errorf("%w: jwk: encode %s scalar: %v", signet.ErrWeakKey, alg, err)
 		}
 		jk.D = encodeB64(d)
 	case ed25519.PrivateKey, ed25519.PublicKey:
