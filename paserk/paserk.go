@@ -204,8 +204,10 @@ func Encode(k *signet.Key) (string, error) {
 // later by every operation it is used for.
 //
 // Decoding is strict: exact header, strict unpadded base64url, exact key
-// lengths, a k4.secret whose public half matches its seed, a k3.public point
-// on the curve, a k3.secret scalar in [1, n-1].
+// lengths, a k4.secret whose public half matches its seed, a k4.public
+// that is neither a point of small order nor non-canonically encoded (as
+// signet.NewKey refuses), a k3.public point on the curve, a k3.secret
+// scalar in [1, n-1].
 //
 // Errors wrap signet.ErrTooLarge (over MaxLength), signet.ErrMalformed,
 // signet.ErrUnsupported (another version, an unknown type, or a type that
