@@ -130,9 +130,7 @@ func mutate(t *testing.T, m any) {
 	case *ecdsa.PrivateKey:
 		//lint:ignore SA1019 the test changes what the deprecated fields hold, as a caller could.
 		flip(m.D)
-		//lint:ignore SA1019 as above.
 		flip(m.X)
-		//lint:ignore SA1019 as above.
 		flip(m.Y)
 	case *ecdsa.PublicKey:
 		//lint:ignore SA1019 as above.
