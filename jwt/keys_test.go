@@ -47,6 +47,13 @@ func hmacKeys(t *testing.T, n int, kid func(int) string) []*signet.Key {
 	return keys
 }
 
+// manyKeySet is a set of 1000 HS256 keys with IDs, for the attack table:
+// a token without kid is refused as ambiguous before any check.
+func manyKeySet(t *testing.T) *signet.KeySet {
+	t.Helper()
+	return mustSet(t, hmacKeys(t, 1000, func(i int) string { return fmt.Sprintf("k%d", i) })...)
+}
+
 func mustSet(t *testing.T, keys ...*signet.Key) *signet.KeySet {
 	t.Helper()
 	s, err := signet.NewKeySet(keys...)

@@ -50,6 +50,13 @@ func newKeys(t *testing.T, alg signet.Algorithm, n int, kid func(int) string) []
 	return keys
 }
 
+// manyKeySet is a set of 1000 v4.local keys without IDs, for the attack
+// table: a token without kid is refused as ambiguous before any check.
+func manyKeySet(t *testing.T) *signet.KeySet {
+	t.Helper()
+	return mustSet(t, newKeys(t, signet.V4Local, 1000, nil)...)
+}
+
 func mustSet(t *testing.T, keys ...*signet.Key) *signet.KeySet {
 	t.Helper()
 	s, err := signet.NewKeySet(keys...)
