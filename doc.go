@@ -22,9 +22,21 @@
 //
 // Weak keys are refused when made, with ErrWeakKey: HMAC secrets shorter
 // than the hash (32 bytes for HS256, 48 for HS384, 64 for HS512), RSA
-// moduli under 2048 bits (or over 16384), EC points off their curve, and
-// inconsistent private keys. GenerateKey makes keys of the recommended
-// size: secrets of the hash size, RSA-2048, the algorithm's curve.
+// moduli under 2048 bits (or over 16384), EC points off their curve,
+// inconsistent private keys, and Ed25519 public keys that are points of
+// small order or not canonically encoded. Under a small-order Ed25519 key
+// signatures prove nothing (crypto/ed25519 does not check the key: under
+// the identity point, one fixed signature verifies every message), so such
+// a key is refused from every encoding: NewKey, PEM, JWK and PASERK.
+// GenerateKey makes keys of the recommended size: secrets of the hash
+// size, RSA-2048, the algorithm's curve.
+//
+// A Key's material is its own. NewKey copies what it is given; Secret,
+// Material and PublicMaterial return copies: nothing a caller holds can
+// change what a key signs or verifies. A nil *Key, a zero Key and a nil
+// Keys are not keys: every method is safe to call on them, and every
+// operation, here and in the format packages, refuses them with an error
+// wrapping ErrKeyUsage.
 //
 // # Choosing an algorithm
 //
@@ -41,6 +53,16 @@
 // publish the public halves (Key.Public, jwk.MarshalSet): rotation is then
 // a matter of adding the new key to the set before signing with it, and
 // removing the old one once its tokens have expired.
+//
+// Input that names no key ID costs at most MaxAnonymousCandidates (4)
+// signature checks, however large the set: it is tried against the set's
+// keys without an ID for its algorithm (at most that many), or against the
+// set's only key for the algorithm; a set with more is ambiguous for such
+// input, which is refused with ErrKeyNotFound. Keys with IDs are never
+// tried one after another: a forged token without "kid" against a
+// thousand-key JWK Set costs nothing. The verifiers of package jwt and
+// package paseto also refuse more than MaxAnonymousCandidates candidates
+// from any other implementation of Keys.
 //
 // # Errors
 //

@@ -12,9 +12,9 @@ import (
 	"fmt"
 	"hash"
 	"sync"
-	"sync/atomic"
 
 	"github.com/signet-go/signet/internal/clip"
+	"github.com/signet-go/signet/internal/keycache"
 )
 
 // Key is a signing or verification key bound, for its whole life, to exactly
@@ -23,6 +23,13 @@ import (
 //
 // A Key is immutable and safe for concurrent use. Per-key state (the keyed
 // HMAC state, parsed public keys) is prepared once, when the key is made.
+// Its material is its own: NewKey copies what it is given, and Secret,
+// Material and PublicMaterial hand out copies, so nothing a caller holds
+// can change what the key signs or verifies.
+//
+// A nil *Key and a zero Key are not keys: every method is safe to call on
+// them, and every operation refuses them with an error wrapping
+// ErrKeyUsage.
 type Key struct {
 	spec     *spec
 	kid      string
@@ -33,10 +40,9 @@ type Key struct {
 // shared by its WithKeyID copies, so that a Key itself is four words and a
 // copy costs 32 bytes.
 type keyData struct {
-	mu     sync.Mutex                  // serialises additions to cache
-	cache  atomic.Pointer[[]cacheItem] // copy on write: a key holds a handful
-	secret []byte                      // HMAC and PASETO local keys
-	pool   sync.Pool                   // HMAC: of *hmacState keyed with secret
+	cache  keycache.Store // state formats derive from the key (internal/keycache)
+	secret []byte         // HMAC and PASETO local keys
+	pool   sync.Pool      // HMAC: of *hmacState keyed with secret
 	rsaPri *rsa.PrivateKey
 	rsaPub *rsa.PublicKey
 	ecPri  *ecdsa.PrivateKey
@@ -45,9 +51,15 @@ type keyData struct {
 	edPub  *[ed25519.PublicKeySize]byte  // edPri's second half when there is one
 }
 
-// cacheItem is one value kept by Key.Cache.
-type cacheItem struct {
-	id, v any
+// The keys' caches are reached through internal/keycache, so that Key has
+// no exported method for them (see that package for the invariants).
+func init() {
+	keycache.Register(func(key any) *keycache.Store {
+		if k, ok := key.(*Key); ok && !k.isZero() {
+			return &k.keyData.cache
+		}
+		return nil
+	})
 }
 
 // hmacState is a keyed HMAC with room for one MAC, so that computing a MAC
@@ -100,10 +112,13 @@ func GenerateKeyWithID(alg Algorithm, kid string) (*Key, error) {
 }
 
 // NewKey binds existing key material to alg. material is one of:
-// []byte (HMAC secret, copied), *rsa.PrivateKey, *rsa.PublicKey,
-// *ecdsa.PrivateKey, *ecdsa.PublicKey, ed25519.PrivateKey, ed25519.PublicKey.
-// Weak or inconsistent material is refused with an error wrapping ErrWeakKey;
-// material of the wrong type for alg with ErrAlgorithmMismatch.
+// []byte (HMAC secret or PASETO local key), *rsa.PrivateKey,
+// *rsa.PublicKey, *ecdsa.PrivateKey, *ecdsa.PublicKey, ed25519.PrivateKey,
+// ed25519.PublicKey. The key keeps a copy: changing material afterwards
+// does not change the key. Weak or inconsistent material is refused with
+// an error wrapping ErrWeakKey (among it Ed25519 public keys of small
+// order, see the package documentation); material of the wrong type for
+// alg with ErrAlgorithmMismatch.
 func NewKey(alg Algorithm, material any) (*Key, error) {
 	sp, err := lookup(alg)
 	if err != nil {
@@ -117,8 +132,10 @@ func NewKey(alg Algorithm, material any) (*Key, error) {
 // key's DER (an RSA key it validated and precomputed, an EC or Ed25519
 // public half it derived from the private scalar or seed) or a key
 // GenerateKey just generated (a fresh secret, which the key then owns).
-// Those checks are not repeated, nor the secret copied; material handed in
-// by a caller is checked in full and copied.
+// Those checks are not repeated, nor the material copied; material handed
+// in by a caller is checked in full and copied, so that the caller keeps
+// no handle on the key's state. An Ed25519 public key is always checked:
+// crypto/x509 does not check the points it reads.
 func newKey(sp *spec, kid string, material any, trusted bool) (*Key, error) {
 	k := &Key{spec: sp, kid: kid, keyData: new(keyData)}
 	mismatch := func() (*Key, error) {
@@ -147,6 +164,11 @@ func newKey(sp *spec, kid string, material any, trusted bool) (*Key, error) {
 		if m == nil {
 			return nil, fmt.Errorf("%w: nil RSA key", ErrWeakKey)
 		}
+		if !trusted {
+			// Checked and precomputed on a copy, which the key keeps: the
+			// caller's value is neither read again nor changed.
+			m = copyRSAPrivate(m, false)
+		}
 		if err := checkRSAPublic(&m.PublicKey); err != nil {
 			return nil, err
 		}
@@ -170,6 +192,9 @@ func newKey(sp *spec, kid string, material any, trusted bool) (*Key, error) {
 		if err := checkRSAPublic(m); err != nil {
 			return nil, err
 		}
+		if !trusted {
+			m = copyRSAPublic(m)
+		}
 		k.rsaPub = m
 	case *ecdsa.PrivateKey:
 		if sp.family != famECDSA {
@@ -181,6 +206,10 @@ func newKey(sp *spec, kid string, material any, trusted bool) (*Key, error) {
 		if trusted {
 			k.ecPri, k.ecPub = m, &m.PublicKey
 			break
+		}
+		//lint:ignore SA1019 a nil scalar would make ECDH panic; this is the check.
+		if m.D == nil {
+			return nil, fmt.Errorf("%w: EC private scalar missing", ErrWeakKey)
 		}
 		// ECDH validates the scalar; the public point must be its own.
 		priv, err := m.ECDH()
@@ -194,7 +223,8 @@ func newKey(sp *spec, kid string, material any, trusted bool) (*Key, error) {
 		if err != nil || !priv.PublicKey().Equal(pub) {
 			return nil, fmt.Errorf("%w: EC public key does not match the private scalar", ErrWeakKey)
 		}
-		k.ecPri, k.ecPub = m, &m.PublicKey
+		k.ecPri = copyECPrivate(m)
+		k.ecPub = &k.ecPri.PublicKey
 	case *ecdsa.PublicKey:
 		if sp.family != famECDSA {
 			return mismatch()
@@ -204,6 +234,9 @@ func newKey(sp *spec, kid string, material any, trusted bool) (*Key, error) {
 		}
 		if err := checkECPublic(sp, m); err != nil {
 			return nil, err
+		}
+		if !trusted {
+			m = copyECPublic(m)
 		}
 		k.ecPub = m
 	case ed25519.PrivateKey:
@@ -219,6 +252,8 @@ func newKey(sp *spec, kid string, material any, trusted bool) (*Key, error) {
 			k.edPub = (*[ed25519.PublicKeySize]byte)(m[ed25519.SeedSize:])
 			break
 		}
+		// The seed's public half is a point of the prime-order subgroup:
+		// it needs no small-order check.
 		derived := ed25519.NewKeyFromSeed(m.Seed())
 		if subtle.ConstantTimeCompare(derived, m) != 1 {
 			return nil, fmt.Errorf("%w: Ed25519 public half does not match the seed", ErrWeakKey)
@@ -231,6 +266,9 @@ func newKey(sp *spec, kid string, material any, trusted bool) (*Key, error) {
 		}
 		if len(m) != ed25519.PublicKeySize {
 			return nil, fmt.Errorf("%w: Ed25519 public key is %d bytes", ErrWeakKey, len(m))
+		}
+		if err := checkEd25519Public(m); err != nil {
+			return nil, err
 		}
 		k.edPub = new([ed25519.PublicKeySize]byte)
 		copy(k.edPub[:], m)
@@ -299,30 +337,40 @@ func checkECPublic(sp *spec, p *ecdsa.PublicKey) error {
 	return nil
 }
 
-// WithKeyID returns a copy of k carrying the key ID kid (JWK "kid").
+// WithKeyID returns a copy of k carrying the key ID kid (JWK "kid"). The
+// copy shares k's material. A nil k gives nil.
 func (k *Key) WithKeyID(kid string) *Key {
+	if k == nil {
+		return nil
+	}
 	c := *k
 	c.kid = kid
 	return &c
 }
 
-// Algorithm returns the one algorithm the key is bound to.
+// Algorithm returns the one algorithm the key is bound to, or "" for a nil
+// or zero Key.
 func (k *Key) Algorithm() Algorithm {
-	if k.spec == nil {
+	if k.isZero() {
 		return ""
 	}
 	return k.spec.name
 }
 
-// isZero reports whether k is a zero Key (not made by this package's
-// constructors): it has no algorithm or material, and every operation
-// refuses it with errZeroKey.
-func (k *Key) isZero() bool { return k.spec == nil || k.keyData == nil }
+// isZero reports whether k is nil or a zero Key (not made by this
+// package's constructors): it has no algorithm or material, and every
+// operation refuses it with errZeroKey.
+func (k *Key) isZero() bool { return k == nil || k.spec == nil || k.keyData == nil }
 
-var errZeroKey = fmt.Errorf("%w: a zero Key (make keys with NewKey, GenerateKey or ParsePEM)", ErrKeyUsage)
+var errZeroKey = fmt.Errorf("%w: a nil or zero Key (make keys with NewKey, GenerateKey or ParsePEM)", ErrKeyUsage)
 
 // KeyID returns the key ID, or "" when the key has none.
-func (k *Key) KeyID() string { return k.kid }
+func (k *Key) KeyID() string {
+	if k == nil {
+		return ""
+	}
+	return k.kid
+}
 
 // CanSign reports whether the key holds private (or secret) material: it
 // can sign, or for a PASETO local key, encrypt.
@@ -333,64 +381,23 @@ func (k *Key) CanSign() bool {
 // Symmetric reports whether the key is a shared secret (HMAC, PASETO local).
 func (k *Key) Symmetric() bool { return !k.isZero() && k.secret != nil }
 
-// Secret returns the secret of a symmetric key (HMAC or PASETO local) or
-// nil. The slice is the key's own and must not be modified: it is for
-// packages that derive cryptographic state from the key. To export a key,
-// use Material.
+// Secret returns a copy of the secret of a symmetric key (HMAC or PASETO
+// local), or nil for other keys. Changing the copy does not change the
+// key; clear it once used.
 func (k *Key) Secret() []byte {
-	if k.isZero() {
+	if !k.Symmetric() {
 		return nil
 	}
-	return k.secret
-}
-
-// Cache returns the value kept with the key under id, made by make on
-// first use. Packages keep state derived from a key there (a pool of keyed
-// hash states, say) for the key's lifetime, instead of in a global table.
-// id should be a value of an unexported type of the calling package (a
-// comparable one: an empty struct, say); the cache is meant for a handful of
-// entries per key, found without hashing or locking. A zero Key keeps
-// nothing: each call returns a fresh make(k).
-func (k *Key) Cache(id any, make func(*Key) any) any {
-	if k.isZero() {
-		return make(k)
-	}
-	if v, ok := k.keyData.lookup(id); ok {
-		return v
-	}
-	v := make(k) // outside the lock: make may use the cache itself
-	k.keyData.mu.Lock()
-	defer k.keyData.mu.Unlock()
-	if old, ok := k.keyData.lookup(id); ok {
-		return old
-	}
-	var items []cacheItem
-	if p := k.keyData.cache.Load(); p != nil {
-		items = append(items, *p...)
-	}
-	items = append(items, cacheItem{id, v})
-	k.keyData.cache.Store(&items)
-	return v
-}
-
-// lookup finds id's value in the cache: a scan of a few entries, without
-// hashing or locking.
-func (s *keyData) lookup(id any) (any, bool) {
-	if p := s.cache.Load(); p != nil {
-		for i := range *p {
-			if (*p)[i].id == id {
-				return (*p)[i].v, true
-			}
-		}
-	}
-	return nil, false
+	return append([]byte(nil), k.secret...)
 }
 
 // Public returns the public half of k, with the same algorithm and key ID.
-// A public key returns itself. An HMAC key has no public half: the error
-// wraps ErrKeyUsage.
+// A public key returns itself. An HMAC key has no public half, and a nil
+// or zero Key none either: the error wraps ErrKeyUsage.
 func (k *Key) Public() (*Key, error) {
 	switch {
+	case k.isZero():
+		return nil, errZeroKey
 	case k.Symmetric():
 		return nil, fmt.Errorf("%w: %s key has no public half", ErrKeyUsage, k.spec.name)
 	case !k.CanSign():
@@ -400,43 +407,40 @@ func (k *Key) Public() (*Key, error) {
 	return p, nil
 }
 
-// Material returns the key's underlying material, of the types NewKey
-// accepts: a copy of the secret for HMAC, the private key when the key has
-// one, otherwise the public key (Ed25519 keys as copies). It exposes
-// secrets; use it for export only. A zero Key has none: nil.
+// Material returns a copy of the key's material, of the types NewKey
+// accepts: the secret for HMAC and PASETO local keys, the private key when
+// the key has one, otherwise the public key. The copy shares nothing with
+// the key: changing it changes neither what the key signs nor what it
+// verifies. It exposes secrets; use it for export only. A nil or zero Key
+// has none: nil.
 func (k *Key) Material() any {
 	switch {
 	case k.isZero():
 		return nil
 	case k.Symmetric():
-		return append([]byte(nil), k.Secret()...)
+		return k.Secret()
 	case k.rsaPri != nil:
-		return k.rsaPri
-	case k.rsaPub != nil:
-		return k.rsaPub
+		return copyRSAPrivate(k.rsaPri, true)
 	case k.ecPri != nil:
-		return k.ecPri
-	case k.ecPub != nil:
-		return k.ecPub
+		return copyECPrivate(k.ecPri)
 	case k.edPri != nil:
 		return ed25519.PrivateKey(bytes.Clone(k.edPri[:]))
-	default:
-		return ed25519.PublicKey(bytes.Clone(k.edPub[:]))
 	}
+	return k.PublicMaterial()
 }
 
-// PublicMaterial returns the public key (*rsa.PublicKey, *ecdsa.PublicKey or
-// a copy of the ed25519.PublicKey), or nil for an HMAC key. An Ed25519
-// private key's public half is part of it (RFC 8032), and a changed one
-// would sign under a wrong public key: it is never handed out itself.
+// PublicMaterial returns a copy of the public key (*rsa.PublicKey,
+// *ecdsa.PublicKey or ed25519.PublicKey), or nil for a symmetric key and
+// for a nil or zero Key. As with Material, changing the copy does not
+// change the key.
 func (k *Key) PublicMaterial() crypto.PublicKey {
 	switch {
 	case k.isZero():
 		return nil
 	case k.rsaPub != nil:
-		return k.rsaPub
+		return copyRSAPublic(k.rsaPub)
 	case k.ecPub != nil:
-		return k.ecPub
+		return copyECPublic(k.ecPub)
 	case k.edPub != nil:
 		return ed25519.PublicKey(bytes.Clone(k.edPub[:]))
 	}
@@ -444,14 +448,15 @@ func (k *Key) PublicMaterial() crypto.PublicKey {
 }
 
 // Equal reports whether k and o hold the same material for the same
-// algorithm (key IDs are not compared). Secrets are compared in constant time.
+// algorithm (key IDs are not compared). Secrets are compared in constant
+// time. A nil or zero Key equals nothing, not even itself.
 func (k *Key) Equal(o *Key) bool {
-	if k == nil || o == nil || k.isZero() || o.isZero() || k.spec != o.spec || k.CanSign() != o.CanSign() {
+	if k.isZero() || o.isZero() || k.spec != o.spec || k.CanSign() != o.CanSign() {
 		return false
 	}
 	switch {
 	case k.Symmetric():
-		return o.Symmetric() && hmac.Equal(k.Secret(), o.Secret())
+		return o.Symmetric() && hmac.Equal(k.secret, o.secret)
 	case k.rsaPri != nil:
 		return k.rsaPri.Equal(o.rsaPri)
 	case k.rsaPub != nil:
@@ -469,7 +474,7 @@ func (k *Key) Equal(o *Key) bool {
 
 // Select implements Keys for a single key: it returns k when alg is k's
 // algorithm and kid is empty or equal to k's key ID (a key without an ID
-// accepts any kid).
+// accepts any kid). A nil or zero Key selects nothing: ErrKeyUsage.
 func (k *Key) Select(kid string, alg Algorithm) (Candidates, error) {
 	if k.isZero() {
 		return Candidates{}, errZeroKey

@@ -9,8 +9,10 @@ import (
 // Keys is where verification finds its key: a single *Key or a *KeySet.
 // Select returns the candidate keys for input that names the key ID kid
 // (possibly empty) and the algorithm alg, or an error wrapping
-// ErrKeyNotFound or ErrAlgorithmMismatch. Verifiers use a candidate only
-// if it is bound to alg.
+// ErrKeyNotFound or ErrAlgorithmMismatch (ErrKeyUsage for a nil *Key or
+// *KeySet). Verifiers use a candidate only if it is bound to alg, and
+// refuse input for which more than MaxAnonymousCandidates are offered:
+// an implementation of Keys cannot make one token cost more checks.
 type Keys interface {
 	Select(kid string, alg Algorithm) (Candidates, error)
 }
@@ -43,18 +45,44 @@ func (c Candidates) At(i int) *Key {
 	return c.many[i]
 }
 
+// MaxAnonymousCandidates is the most keys a KeySet offers for input that
+// names no key ID (a JWT without "kid", a PASETO token without a "kid" in
+// its footer). The verifiers of package jwt and package paseto try at
+// most this many candidates from any Keys, and refuse input for which
+// more are offered.
+//
+// The bound keeps the work a token can cause small: a forged token
+// without a key ID costs at most this many signature checks, whatever the
+// size of the set (a published JWK Set may hold a thousand keys, and a
+// thousand RSA verifications per request is a denial of service). Four
+// covers the sets that carry keys without IDs in practice: one key, or an
+// old and a new key while a rotation overlaps, with room to spare. Input
+// that would need more is refused as ambiguous: give the keys IDs, and
+// have tokens name them.
+const MaxAnonymousCandidates = 4
+
 // KeySet is an immutable set of verification keys, looked up by key ID and,
-// for input without a key ID, by algorithm. It is safe for concurrent use.
+// for input without a key ID, by algorithm (see Select). It is safe for
+// concurrent use. A nil *KeySet selects nothing (ErrKeyUsage); a zero
+// KeySet is an empty set.
 type KeySet struct {
 	keys  []*Key
 	byKID map[string]*Key
-	byAlg map[Algorithm][]*Key // keys without a key ID, by algorithm
+	anon  map[Algorithm][]*Key // keys without a key ID, by algorithm
+	count map[Algorithm]int    // all keys, by algorithm
+	sole  map[Algorithm]*Key   // the key of an algorithm the set has one key for
 }
 
 // NewKeySet makes a set of keys. Key IDs must be unique; keys without a key
-// ID are selected by algorithm alone.
+// ID are selected by algorithm alone. A nil or zero Key is refused with
+// ErrKeyUsage.
 func NewKeySet(keys ...*Key) (*KeySet, error) {
-	s := &KeySet{byKID: make(map[string]*Key), byAlg: make(map[Algorithm][]*Key)}
+	s := &KeySet{
+		byKID: make(map[string]*Key),
+		anon:  make(map[Algorithm][]*Key),
+		count: make(map[Algorithm]int),
+		sole:  make(map[Algorithm]*Key),
+	}
 	for i, k := range keys {
 		if k == nil {
 			return nil, fmt.Errorf("%w: key set: key %d is nil", ErrKeyUsage, i)
@@ -62,13 +90,19 @@ func NewKeySet(keys ...*Key) (*KeySet, error) {
 		if k.isZero() {
 			return nil, fmt.Errorf("key set: key %d: %w", i, errZeroKey)
 		}
+		alg := k.spec.name
 		if k.kid == "" {
-			s.byAlg[k.spec.name] = append(s.byAlg[k.spec.name], k)
+			s.anon[alg] = append(s.anon[alg], k)
 		} else {
 			if _, dup := s.byKID[k.kid]; dup {
 				return nil, fmt.Errorf("%w: key set: duplicate kid %q", ErrUnsupported, clip.String(k.kid))
 			}
 			s.byKID[k.kid] = k
+		}
+		if s.count[alg]++; s.count[alg] == 1 {
+			s.sole[alg] = k
+		} else {
+			delete(s.sole, alg)
 		}
 		s.keys = append(s.keys, k)
 	}
@@ -76,21 +110,52 @@ func NewKeySet(keys ...*Key) (*KeySet, error) {
 }
 
 // Keys returns the keys of the set in the order they were given.
-func (s *KeySet) Keys() []*Key { return append([]*Key(nil), s.keys...) }
+func (s *KeySet) Keys() []*Key {
+	if s == nil {
+		return nil
+	}
+	return append([]*Key(nil), s.keys...)
+}
 
 // Len returns the number of keys in the set.
-func (s *KeySet) Len() int { return len(s.keys) }
+func (s *KeySet) Len() int {
+	if s == nil {
+		return 0
+	}
+	return len(s.keys)
+}
 
 // Lookup returns the key with key ID kid.
 func (s *KeySet) Lookup(kid string) (*Key, bool) {
+	if s == nil {
+		return nil, false
+	}
 	k, ok := s.byKID[kid]
 	return k, ok
 }
 
+var errNilSet = fmt.Errorf("%w: a nil *KeySet (make sets with NewKeySet)", ErrKeyUsage)
+
 // Select implements Keys. With a key ID, the key must exist and be bound to
-// alg. Without one, the candidates are the set's keys for alg that have no
-// key ID; if there are none, every key for alg.
+// alg: one candidate.
+//
+// Without a key ID, the work is bounded by MaxAnonymousCandidates:
+//   - the candidates are the set's keys for alg that have no key ID, in the
+//     order given, when there are at most MaxAnonymousCandidates of them;
+//     more is ambiguous and refused;
+//   - when the set has no key without an ID for alg, the set's key for alg
+//     if it has exactly one (a single published key, with a token issuer
+//     that does not name it); with several keys that all have IDs, input
+//     without one is ambiguous and refused. Keys with IDs are never tried
+//     one after the other: they are meant to be named.
+//
+// Refusals wrap ErrKeyNotFound (ambiguous sets included: no key can be
+// chosen), or ErrAlgorithmMismatch when the key with ID kid is for another
+// algorithm.
 func (s *KeySet) Select(kid string, alg Algorithm) (Candidates, error) {
+	if s == nil {
+		return Candidates{}, errNilSet
+	}
 	if kid != "" {
 		k, ok := s.byKID[kid]
 		if !ok {
@@ -101,17 +166,17 @@ func (s *KeySet) Select(kid string, alg Algorithm) (Candidates, error) {
 		}
 		return Candidates{one: k}, nil
 	}
-	if c := s.byAlg[alg]; len(c) > 0 {
+	if c := s.anon[alg]; len(c) > 0 {
+		if len(c) > MaxAnonymousCandidates {
+			return Candidates{}, fmt.Errorf("%w: input names no kid and the set has %d keys without a key ID for %s, more than MaxAnonymousCandidates (%d): ambiguous", ErrKeyNotFound, len(c), c[0].spec.name, MaxAnonymousCandidates)
+		}
 		return Candidates{many: c}, nil
 	}
-	var c []*Key
-	for _, k := range s.keys {
-		if k.spec.name == alg {
-			c = append(c, k)
-		}
+	if k := s.sole[alg]; k != nil {
+		return Candidates{one: k}, nil
 	}
-	if len(c) == 0 {
-		return Candidates{}, fmt.Errorf("%w: no key for algorithm %q", ErrKeyNotFound, clip.String(string(alg)))
+	if n := s.count[alg]; n > 1 {
+		return Candidates{}, fmt.Errorf("%w: input names no kid and the set has %d keys for %s, each with a key ID: ambiguous", ErrKeyNotFound, n, clip.String(string(alg)))
 	}
-	return Candidates{many: c}, nil
+	return Candidates{}, fmt.Errorf("%w: no key for algorithm %q", ErrKeyNotFound, clip.String(string(alg)))
 }

@@ -324,9 +324,6 @@ func knownCurve(oid asn1.ObjectIdentifier) bool {
 // public key as SPKI ("PUBLIC KEY"). An HMAC secret has no PEM form: the
 // error wraps ErrKeyUsage. The key ID is not written; PEM has no place for it.
 func MarshalPEM(k *Key) ([]byte, error) {
-	if k == nil {
-		return nil, fmt.Errorf("%w: nil key", ErrKeyUsage)
-	}
 	if k.isZero() {
 		return nil, errZeroKey
 	}
@@ -344,11 +341,11 @@ func MarshalPEM(k *Key) ([]byte, error) {
 		block.Bytes, err = x509.MarshalPKIXPublicKey(k.PublicMaterial())
 	}
 	if err != nil {
-		return nil, fmt.Errorf("signet: PEM encode %s key: %w", k.Algorithm(), err)
+		return nil, fmt.Errorf("%w: PEM encode %s key: %v", ErrUnsupported, k.Algorithm(), err)
 	}
 	var buf bytes.Buffer
 	if err := pem.Encode(&buf, block); err != nil {
-		return nil, fmt.Errorf("signet: PEM encode: %w", err)
+		return nil, fmt.Errorf("%w: PEM encode: %v", ErrUnsupported, err)
 	}
 	return buf.Bytes(), nil
 }

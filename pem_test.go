@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/ecdh"
 	"crypto/ecdsa"
+	"crypto/ed25519"
 	"crypto/elliptic"
 	"crypto/rand"
 	"crypto/rsa"
@@ -309,11 +310,20 @@ func FuzzParsePEM(f *testing.F) {
 	f.Add([]byte("-----BEGIN PRIVATE KEY-----\nMAA=\n-----END PRIVATE KEY-----\n"), "")
 	f.Add([]byte("-----BEGIN EC PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\n\nMAA=\n-----END EC PRIVATE KEY-----\n"), "ES256")
 	f.Add([]byte("garbage"), "HS256")
+	// A small-order Ed25519 public key (the identity): ErrWeakKey.
+	identity, err := x509.MarshalPKIXPublicKey(ed25519.PublicKey(append([]byte{1}, make([]byte, 31)...)))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(pemBlock("PUBLIC KEY", identity), "")
 	f.Fuzz(func(t *testing.T, data []byte, alg string) {
 		k, err := signet.ParsePEM(data, signet.Algorithm(alg))
 		if err != nil {
 			if k != nil {
 				t.Fatal("key returned with an error")
+			}
+			if !isSentinel(err) {
+				t.Fatalf("error wraps no sentinel: %v", err)
 			}
 			return
 		}
@@ -445,5 +455,67 @@ func TestPEMEnvelopeStrict(t *testing.T) {
 	}
 	if _, err := signet.ParsePEM(pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: good}), signet.RSAPSSSHA512); err != nil {
 		t.Fatalf("a well-formed PSS key: %v", err)
+	}
+}
+
+// isSentinel reports whether err wraps one of the sentinels a key parser
+// returns.
+func isSentinel(err error) bool {
+	for _, s := range []error{
+		signet.ErrMalformed, signet.ErrTooLarge, signet.ErrUnsupported, signet.ErrWeakKey,
+		signet.ErrAlgorithmMismatch, signet.ErrKeyUsage,
+	} {
+		if errors.Is(err, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestPEMErrorsWrapSentinels: PEM keys of every kind, cut at many lengths
+// and with characters of their base64 (so of their DER) replaced, are read
+// with and without an algorithm: every error wraps a sentinel, and no key
+// comes with one (issue 14: every error of every package).
+func TestPEMErrorsWrapSentinels(t *testing.T) {
+	var seeds [][]byte
+	for alg, k := range pemKeys() {
+		if alg == signet.RS384 || alg == signet.RS512 || alg == signet.PS384 || alg == signet.PS512 {
+			continue // the RS256 key again
+		}
+		for _, kk := range []*signet.Key{k, mustPublic(t, k)} {
+			data, err := signet.MarshalPEM(kk)
+			if err != nil {
+				t.Fatal(err)
+			}
+			seeds = append(seeds, data)
+		}
+	}
+	refused := 0
+	for _, seed := range seeds {
+		stride := 1 + len(seed)/60
+		var inputs [][]byte
+		for i := 0; i < len(seed); i += stride {
+			inputs = append(inputs, seed[:i])
+			for _, c := range []byte("A/+-\n") {
+				v := bytes.Clone(seed)
+				v[i] = c
+				inputs = append(inputs, v)
+			}
+		}
+		for _, in := range inputs {
+			for _, alg := range []signet.Algorithm{"", signet.RS256, signet.ES256} {
+				k, err := signet.ParsePEM(in, alg)
+				if err == nil {
+					continue
+				}
+				refused++
+				if k != nil || !isSentinel(err) {
+					t.Fatalf("ParsePEM(%q, %q): key %v, error wraps no sentinel: %v", in, alg, k != nil, err)
+				}
+			}
+		}
+	}
+	if refused < 1000 {
+		t.Fatalf("only %d inputs were refused: the sweep tests little", refused)
 	}
 }

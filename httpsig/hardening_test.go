@@ -108,9 +108,10 @@ func TestWorkBounds(t *testing.T) {
 	if _, err := mustVerifier(t, Policy{UnsignedBody: true}, k).VerifyRequest(r); !errors.Is(err, signet.ErrTooLarge) {
 		t.Fatalf("%d signatures: %v", maxSignatures+1, err)
 	}
-	// Without keyid, one signature against many keys: ambiguous beyond
-	// MaxKeyCandidates (TestAnonymousCandidates counts the checks up to
-	// it), and RequireKeyID refuses it outright.
+	// Without keyid, one signature against many keys that all have IDs:
+	// ambiguous (signet.MaxAnonymousCandidates, httpsig.MaxKeyCandidates;
+	// TestAnonymousCandidates counts the checks up to it), and
+	// RequireKeyID refuses it outright.
 	var keys []*signet.Key
 	for i := range 20 {
 		kk, _ := mustKey(t, signet.HMACSHA256, fmt.Sprintf("k%d", i))

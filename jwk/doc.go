@@ -29,8 +29,12 @@
 //
 // Encryption keys, key types signet does not sign with and keys without
 // "alg" are skipped, so a mixed set reads fine; a broken signing key fails
-// the whole set. Fetching is the caller's job: this package never touches the
-// network, and a token cannot make it.
+// the whole set. A set reads public halves only: the private members of a
+// key ("d", "p", "q", …) are neither decoded nor checked, and the set's
+// keys cannot sign. A token without "kid" is checked against at most
+// signet.MaxAnonymousCandidates keys (see signet.KeySet.Select): publish
+// keys with IDs. Fetching is the caller's job: this package never touches
+// the network, and a token cannot make it.
 //
 // # Writing keys
 //
@@ -58,7 +62,10 @@
 // without padding or line breaks; EC coordinates and private scalars of
 // exactly the curve's size; points on their curve; RSA private keys whose
 // parameters agree; "use" only "sig" and "key_ops" only "sign"/"verify".
-// Weak keys are refused as by signet.NewKey. Every failure wraps one of
-// signet's sentinel errors (ErrTooLarge, ErrMalformed, ErrUnsupported,
-// ErrAlgorithmMismatch, ErrKeyUsage, ErrWeakKey); match it with errors.Is.
+// Weak keys are refused as by signet.NewKey, small-order Ed25519 points
+// among them. Every failure wraps one of signet's sentinel errors
+// (ErrTooLarge, ErrMalformed, ErrUnsupported, ErrAlgorithmMismatch,
+// ErrKeyUsage, ErrWeakKey); match it with errors.Is. A nil or zero key
+// given to Marshal, MarshalPublic, MarshalSet or Thumbprint is refused with
+// ErrKeyUsage.
 package jwk

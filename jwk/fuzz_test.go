@@ -2,6 +2,7 @@ package jwk_test
 
 import (
 	"bytes"
+	"errors"
 	"path/filepath"
 	"testing"
 
@@ -11,7 +12,7 @@ import (
 
 // seedKeys returns valid JWKs (every algorithm, private and public, and the
 // RFC vectors) and near misses, for the fuzz corpora.
-func seedKeys(f *testing.F) [][]byte {
+func seedKeys(f testing.TB) [][]byte {
 	var seeds [][]byte
 	for _, alg := range signet.JWSAlgorithms() {
 		k := keys(f)[alg]
@@ -47,8 +48,28 @@ func seedKeys(f *testing.F) [][]byte {
 		[]byte(`{"kty":"oct","alg":"HS256","k":"\u0041"}`),
 		[]byte(`[{"kty":"oct"}]`),
 		[]byte(`{"kty":`),
+		// Small-order and non-canonical Ed25519 public keys (ErrWeakKey).
+		[]byte(`{"kty":"OKP","crv":"Ed25519","alg":"EdDSA","x":"AQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"}`),
+		[]byte(`{"kty":"OKP","crv":"Ed25519","alg":"EdDSA","x":"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"}`),
+		[]byte(`{"kty":"OKP","crv":"Ed25519","alg":"EdDSA","x":"_________________________________________38"}`),
+		// Private members a set does not read.
+		[]byte(`{"kty":"OKP","crv":"Ed25519","alg":"EdDSA","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo","d":7}`),
+		[]byte(`{"kty":"RSA","alg":"RS256","n":"AQAB","e":"AQAB","d":null,"p":"!","q":[],"oth":{}}`),
 	)
 	return seeds
+}
+
+// isSentinel reports whether err wraps one of signet's sentinel errors.
+func isSentinel(err error) bool {
+	for _, s := range []error{
+		signet.ErrMalformed, signet.ErrTooLarge, signet.ErrUnsupported, signet.ErrWeakKey,
+		signet.ErrAlgorithmMismatch, signet.ErrKeyUsage,
+	} {
+		if errors.Is(err, s) {
+			return true
+		}
+	}
+	return false
 }
 
 func FuzzParseKey(f *testing.F) {
@@ -62,6 +83,9 @@ func FuzzParseKey(f *testing.F) {
 		if err != nil {
 			if k != nil {
 				t.Fatal("key returned with an error")
+			}
+			if !isSentinel(err) {
+				t.Fatalf("error wraps no sentinel: %v", err)
 			}
 			return
 		}
@@ -115,12 +139,18 @@ func FuzzParseSet(f *testing.F) {
 			if set != nil {
 				t.Fatal("set returned with an error")
 			}
+			if !isSentinel(err) {
+				t.Fatalf("error wraps no sentinel: %v", err)
+			}
 			return
 		}
 		var public []*signet.Key
 		for _, k := range set.Keys() {
 			if k.Symmetric() {
 				continue
+			}
+			if k.CanSign() {
+				t.Fatal("a verification set holds a private key")
 			}
 			if k.KeyID() != "" {
 				if got, ok := set.Lookup(k.KeyID()); !ok || got != k {

@@ -72,7 +72,7 @@ func ParseKeyFor(data []byte, alg signet.Algorithm) (*signet.Key, error) {
 	if err != nil {
 		return nil, err
 	}
-	return parseMembers(m, alg)
+	return parseMembers(m, alg, false)
 }
 
 // members is a JWK object: member name to raw JSON value. Names are exact
@@ -202,7 +202,12 @@ func kindOf(alg signet.Algorithm) (kind, bool) {
 	return kind{}, false
 }
 
-func parseMembers(m members, alg signet.Algorithm) (*signet.Key, error) {
+// parseMembers makes the key a JWK describes. With public, only the
+// public members of an RSA, EC or OKP key are read: its private members
+// ("d", "p", "q", "dp", "dq", "qi", "oth"; RFC 7518 §6.2.2, §6.3.2, RFC
+// 8037 §2) are neither decoded nor checked, and the key is the public
+// half.
+func parseMembers(m members, alg signet.Algorithm, public bool) (*signet.Key, error) {
 	kty, err := m.need("kty")
 	if err != nil {
 		return nil, err
@@ -244,11 +249,11 @@ func parseMembers(m members, alg signet.Algorithm) (*signet.Key, error) {
 	case "oct":
 		material, err = parseOct(m, alg, want)
 	case "RSA":
-		return parseRSA(m, alg, want, kid)
+		return parseRSA(m, alg, want, kid, public)
 	case "EC":
-		material, err = parseEC(m, alg, want)
+		material, err = parseEC(m, alg, want, public)
 	case "OKP":
-		material, err = parseOKP(m, alg, want)
+		material, err = parseOKP(m, alg, want, public)
 	}
 	if err != nil {
 		return nil, err
@@ -329,7 +334,7 @@ func curveKind(m members, kty string, alg signet.Algorithm, want kind, known ...
 	return nil
 }
 
-func parseEC(m members, alg signet.Algorithm, want kind) (any, error) {
+func parseEC(m members, alg signet.Algorithm, want kind, public bool) (any, error) {
 	if err := curveKind(m, "EC", alg, want, "P-256", "P-384", "P-521"); err != nil {
 		return nil, err
 	}
@@ -346,7 +351,7 @@ func parseEC(m members, alg signet.Algorithm, want kind) (any, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: JWK %s point: %v", signet.ErrWeakKey, want.crv, err)
 	}
-	if _, ok := m["d"]; !ok {
+	if _, ok := m["d"]; !ok || public {
 		return pub, nil
 	}
 	d, err := m.fixed("d", want.size)
@@ -363,7 +368,7 @@ func parseEC(m members, alg signet.Algorithm, want kind) (any, error) {
 	return priv, nil
 }
 
-func parseOKP(m members, alg signet.Algorithm, want kind) (any, error) {
+func parseOKP(m members, alg signet.Algorithm, want kind, public bool) (any, error) {
 	if err := curveKind(m, "OKP", alg, want, "Ed25519"); err != nil {
 		return nil, err
 	}
@@ -371,7 +376,7 @@ func parseOKP(m members, alg signet.Algorithm, want kind) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, ok := m["d"]; !ok {
+	if _, ok := m["d"]; !ok || public {
 		return ed25519.PublicKey(x), nil
 	}
 	seed, err := m.fixed("d", ed25519.SeedSize)
@@ -388,11 +393,11 @@ func parseOKP(m members, alg signet.Algorithm, want kind) (any, error) {
 // maxExponentBytes bounds the RSA public exponent: it must fit an int32.
 const maxExponentBytes = 4
 
-func parseRSA(m members, alg signet.Algorithm, want kind, kid string) (*signet.Key, error) {
+func parseRSA(m members, alg signet.Algorithm, want kind, kid string, public bool) (*signet.Key, error) {
 	if want.kty != "RSA" {
 		return nil, mismatch("RSA", alg)
 	}
-	if _, ok := m["oth"]; ok {
+	if _, ok := m["oth"]; ok && !public {
 		return nil, fmt.Errorf("%w: multi-prime RSA JWK (\"oth\")", signet.ErrUnsupported)
 	}
 	n, err := m.uint("n")
@@ -411,6 +416,9 @@ func parseRSA(m members, alg signet.Algorithm, want kind, kid string) (*signet.K
 		e = e<<8 | int(c)
 	}
 	pub := rsa.PublicKey{N: new(big.Int).SetBytes(n), E: e}
+	if public {
+		return newRSAPublic(alg, &pub, kid)
+	}
 
 	// RFC 7518 §6.3.2: "d" makes the key private; p, q, dp, dq, qi should
 	// come with it and, if any does, all must.
@@ -425,11 +433,7 @@ func parseRSA(m members, alg signet.Algorithm, want kind, kid string) (*signet.K
 	case !hasD && len(present) > 0:
 		return nil, fmt.Errorf("%w: RSA JWK has %q but no \"d\"", signet.ErrMalformed, present[0])
 	case !hasD:
-		k, err := signet.NewKey(alg, &pub)
-		if err != nil {
-			return nil, err
-		}
-		return k.WithKeyID(kid), nil
+		return newRSAPublic(alg, &pub, kid)
 	case len(present) == 0:
 		return nil, fmt.Errorf("%w: RSA private JWK without the primes \"p\" and \"q\"", signet.ErrUnsupported)
 	case len(present) != 5 && !(len(present) == 2 && present[0] == "p" && present[1] == "q"):
@@ -448,27 +452,42 @@ func parseRSA(m members, alg signet.Algorithm, want kind, kid string) (*signet.K
 	if err := checkRSASizes(n, ints[0], ints[1], ints[2]); err != nil {
 		return nil, err
 	}
-	priv := &rsa.PrivateKey{
-		PublicKey: pub,
-		D:         new(big.Int).SetBytes(ints[0]),
-		Primes:    []*big.Int{new(big.Int).SetBytes(ints[1]), new(big.Int).SetBytes(ints[2])},
-	}
-	// NewKey validates n = pq and e·d ≡ 1 mod p-1, q-1 and computes the CRT
-	// values from d, p and q; the JWK's own, if given, must equal them.
+	d, p, q := new(big.Int).SetBytes(ints[0]), new(big.Int).SetBytes(ints[1]), new(big.Int).SetBytes(ints[2])
+	priv := &rsa.PrivateKey{PublicKey: pub, D: d, Primes: []*big.Int{p, q}}
+	// NewKey validates n = pq and e·d ≡ 1 mod p-1, q-1 (and computes its
+	// own CRT values); the JWK's, if given, must be the ones d, p and q
+	// make.
 	k, err := signet.NewKey(alg, priv)
 	if err != nil {
 		return nil, err
 	}
-	if len(present) == 5 {
-		pc := priv.Precomputed
-		if pc.Dp == nil || pc.Dq == nil || pc.Qinv == nil ||
-			subtle.ConstantTimeCompare(pc.Dp.Bytes(), ints[3])&
-				subtle.ConstantTimeCompare(pc.Dq.Bytes(), ints[4])&
-				subtle.ConstantTimeCompare(pc.Qinv.Bytes(), ints[5]) != 1 {
-			return nil, fmt.Errorf("%w: RSA JWK \"dp\", \"dq\" or \"qi\" is inconsistent with the key", signet.ErrWeakKey)
-		}
+	if len(present) == 5 && !crtMatches(d, p, q, ints[3], ints[4], ints[5]) {
+		return nil, fmt.Errorf("%w: RSA JWK \"dp\", \"dq\" or \"qi\" is inconsistent with the key", signet.ErrWeakKey)
 	}
 	return k.WithKeyID(kid), nil
+}
+
+func newRSAPublic(alg signet.Algorithm, pub *rsa.PublicKey, kid string) (*signet.Key, error) {
+	k, err := signet.NewKey(alg, pub)
+	if err != nil {
+		return nil, err
+	}
+	return k.WithKeyID(kid), nil
+}
+
+// crtMatches reports whether dp, dq and qi (big-endian, minimal) are the
+// CRT values of a validated key: d mod p-1, d mod q-1 and q⁻¹ mod p.
+func crtMatches(d, p, q *big.Int, dp, dq, qi []byte) bool {
+	one := big.NewInt(1)
+	wantDp := new(big.Int).Mod(d, new(big.Int).Sub(p, one))
+	wantDq := new(big.Int).Mod(d, new(big.Int).Sub(q, one))
+	wantQi := new(big.Int).ModInverse(q, p)
+	if wantQi == nil {
+		return false
+	}
+	return subtle.ConstantTimeCompare(wantDp.Bytes(), dp)&
+		subtle.ConstantTimeCompare(wantDq.Bytes(), dq)&
+		subtle.ConstantTimeCompare(wantQi.Bytes(), qi) == 1
 }
 
 // checkRSASizes bounds the private integers before crypto/rsa sees them.
@@ -533,15 +552,15 @@ func encodeJSON(v any) ([]byte, error) {
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
-		return nil, fmt.Errorf("jwk: encode: %w", err)
+		return nil, fmt.Errorf("%w: jwk: encode: %v", signet.ErrUnsupported, err)
 	}
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
 // toJSON lays out k's members; private ones only when private is set.
 func toJSON(k *signet.Key, private bool) (*jsonKey, error) {
-	if k == nil {
-		return nil, fmt.Errorf("%w: nil key", signet.ErrKeyUsage)
+	if k.Algorithm() == "" { // a nil or zero Key
+		return nil, fmt.Errorf("%w: nil or zero key", signet.ErrKeyUsage)
 	}
 	if !private && k.Symmetric() {
 		return nil, fmt.Errorf("%w: %s secret has no public half", signet.ErrKeyUsage, k.Algorithm())
@@ -577,7 +596,7 @@ func toJSON(k *signet.Key, private bool) (*jsonKey, error) {
 	case *ecdsa.PrivateKey, *ecdsa.PublicKey:
 		point, err := k.PublicMaterial().(*ecdsa.PublicKey).Bytes()
 		if err != nil || len(point) != 1+2*want.size {
-			return nil, fmt.Errorf("jwk: encode %s point: %v", alg, err)
+			return nil, fmt.Errorf("%w: jwk: encode %s point: %v", signet.ErrWeakKey, alg, err)
 		}
 		jk.X = encodeB64(point[1 : 1+want.size])
 		jk.Y = encodeB64(point[1+want.size:])
@@ -586,7 +605,7 @@ func toJSON(k *signet.Key, private bool) (*jsonKey, error) {
 		}
 		d, err := m.(*ecdsa.PrivateKey).Bytes()
 		if err != nil {
-			return nil, fmt.Errorf("jwk: encode %s scalar: %v", alg, err)
+			return nil, fmt.Errorf("%w: jwk: encode %s scalar: %v", signet.ErrWeakKey, alg, err)
 		}
 		jk.D = encodeB64(d)
 	case ed25519.PrivateKey, ed25519.PublicKey:

@@ -16,7 +16,18 @@ const (
 )
 
 // ParseSet reads a JWK Set (RFC 7517 §5), {"keys":[...]}, into a key set for
-// verification. Each key is read as ParseKey reads it, with two differences.
+// verification. Each key is read as ParseKey reads it, with three
+// differences.
+//
+// A verification set reads public halves only. The private members of an
+// RSA, EC or OKP key ("d", "p", "q", "dp", "dq", "qi", "oth") are neither
+// decoded nor checked, and the set holds the public key: nothing verifying
+// with it can sign. A verifier has no use for them, and checking them is
+// the costly part of reading a key (validating and precomputing a 1 MiB
+// set of RSA-4096 private keys takes seconds). A private key in a set
+// meant to be published is the issuer's problem to fix, not a reason to
+// refuse the public halves. An "oct" key's "k" is read: for HMAC, the
+// secret is what verifies.
 //
 // Keys that are not for signet are skipped, as RFC 7517 §5 asks of keys an
 // implementation does not understand: a "kty", "alg" or "crv" signet does
@@ -37,6 +48,11 @@ const (
 // is returned empty, not as an error. Errors wrap signet.ErrTooLarge (more
 // than MaxSetSize bytes, MaxSetKeys keys, or a key over MaxKeySize) and the
 // errors of ParseKey.
+//
+// A token without a "kid" is checked against at most
+// signet.MaxAnonymousCandidates keys of the set: the keys without "kid"
+// for its algorithm, or the set's only key for it (see
+// signet.KeySet.Select). Publish keys with IDs, and have tokens name them.
 func ParseSet(data []byte) (*signet.KeySet, error) {
 	if len(data) > MaxSetSize {
 		return nil, fmt.Errorf("%w: JWK Set is %d bytes, limit %d", signet.ErrTooLarge, len(data), MaxSetSize)
@@ -76,7 +92,7 @@ func ParseSet(data []byte) (*signet.KeySet, error) {
 		if err != nil {
 			return nil, fmt.Errorf("jwk: set key %d: %w", i, err)
 		}
-		k, err := parseMembers(m, "")
+		k, err := parseMembers(m, "", true)
 		if errors.Is(err, signet.ErrUnsupported) || errors.Is(err, signet.ErrKeyUsage) {
 			continue // not a key signet can verify with
 		}

@@ -217,7 +217,7 @@ func TestPolicyBounds(t *testing.T) {
 	if _, err := jwt.Verify[jwt.Claims](k, tok, jwt.Policy{Now: now, MaxSize: -1}); err == nil {
 		t.Fatal("negative MaxSize accepted")
 	}
-	if _, err := jwt.Verify[jwt.Claims](nil, tok, jwt.Policy{Now: now}); !errors.Is(err, signet.ErrKeyNotFound) {
+	if _, err := jwt.Verify[jwt.Claims](nil, tok, jwt.Policy{Now: now}); !errors.Is(err, signet.ErrKeyUsage) {
 		t.Fatalf("nil keys: %v", err)
 	}
 }

@@ -219,6 +219,7 @@ func TestSecurity(t *testing.T) {
 		{"embedded jwk header with the attacker's key", pub(t, ed), craft(t, attackerEd, `{"alg":"EdDSA","jwk":`+mustJWK(t, attackerEd)+`}`, good), jwt.Policy{}, signet.ErrSignatureInvalid},
 		{"kid not in the set", set, craft(t, hs, `{"alg":"HS256","kid":"nope"}`, good), jwt.Policy{}, signet.ErrKeyNotFound},
 		{"no kid, no key for alg in set", set, craft(t, es, `{"alg":"ES256"}`, good), jwt.Policy{}, signet.ErrKeyNotFound},
+		{"no kid, keys with IDs: ambiguous, nothing tried", manyKeySet(t), craft(t, attacker, hdr, good), jwt.Policy{}, signet.ErrKeyNotFound},
 		{"kid of a single key differs", hs.WithKeyID("k1"), craft(t, hs, `{"alg":"HS256","kid":"k2"}`, good), jwt.Policy{}, signet.ErrKeyNotFound},
 
 		// Time and identity claims.

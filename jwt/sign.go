@@ -10,6 +10,7 @@ import (
 	"github.com/signet-go/signet"
 	"github.com/signet-go/signet/internal/b64"
 	"github.com/signet-go/signet/internal/claimsjson"
+	"github.com/signet-go/signet/internal/keycache"
 )
 
 // Sign returns a signed JWT (JWS compact serialization) carrying claims,
@@ -69,7 +70,7 @@ type headerEntry struct {
 
 // headerSlot is the key's cached header entry.
 func headerSlot(key *signet.Key) *atomic.Pointer[headerEntry] {
-	return key.Cache(headerID{}, func(*signet.Key) any { return new(atomic.Pointer[headerEntry]) }).(*atomic.Pointer[headerEntry])
+	return keycache.Get(key, headerID{}, func(*signet.Key) any { return new(atomic.Pointer[headerEntry]) }).(*atomic.Pointer[headerEntry])
 }
 
 // cachedHeader returns the base64url of {"alg":…,"kid":…,"typ":"JWT"}

@@ -89,7 +89,7 @@ func verify(keys signet.Keys, token string, p *Policy) (Header, string, error) {
 		return Header{}, "", fmt.Errorf("%w: token is %d bytes, limit %d", signet.ErrTooLarge, len(token), max)
 	}
 	if keys == nil {
-		return Header{}, "", fmt.Errorf("%w: no keys", signet.ErrKeyNotFound)
+		return Header{}, "", fmt.Errorf("%w: nil keys", signet.ErrKeyUsage)
 	}
 	i := strings.IndexByte(token, '.')
 	if i < 0 {
@@ -143,6 +143,10 @@ func verify(keys signet.Keys, token string, p *Policy) (Header, string, error) {
 	}
 	if cands.Len() == 0 {
 		return Header{}, "", fmt.Errorf("%w: no key for %s", signet.ErrKeyNotFound, clip.String(string(h.Algorithm)))
+	}
+	if cands.Len() > signet.MaxAnonymousCandidates {
+		// Whatever Keys offers, a token costs a bounded number of checks.
+		return Header{}, "", fmt.Errorf("%w: %d candidate keys offered, at most signet.MaxAnonymousCandidates are tried: ambiguous", signet.ErrKeyNotFound, cands.Len())
 	}
 	msg := unsafe.Slice(unsafe.StringData(token), j)
 	var key *signet.Key

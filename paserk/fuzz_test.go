@@ -12,7 +12,7 @@ import (
 
 // seedStrings returns the PASERK strings of every vector file, for the
 // fuzz corpora.
-func seedStrings(f *testing.F) []string {
+func seedStrings(f testing.TB) []string {
 	var seeds []string
 	for _, file := range vectorFiles {
 		for _, v := range loadVectors(f, file) {
@@ -25,6 +25,10 @@ func seedStrings(f *testing.F) []string {
 		"", ".", "k4", "k4.", "k4..", "k4.local.", "k4.local.A", "k4.local.AA==",
 		"k3.public.AgAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAB",
 		"k4.local-wrap.pie.", "k4.local-wrap.aws-kms.AAAA", "k1.local.AAAA", "k9999999999.x.y",
+		// Small-order and non-canonical Ed25519 keys (ErrWeakKey).
+		"k4.public.AQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+		"k4.public.7P_______________________________________38",
+		"k4.public._________________________________________38",
 	)
 }
 
@@ -62,7 +66,7 @@ func FuzzDecode(f *testing.F) {
 // vectors' strings stay near valid data.
 type fuzzKeys struct{ wrap4, wrap3, seal4, seal3 *signet.Key }
 
-func newFuzzKeys(f *testing.F) fuzzKeys {
+func newFuzzKeys(f testing.TB) fuzzKeys {
 	wk := unhex(f, "707172737475767778797a7b7c7d7e7f808182838485868788898a8b8c8d8e8f")
 	wrap4, err := signet.NewKey(signet.V4Local, wk)
 	if err != nil {

@@ -83,8 +83,8 @@ func (k kind) String() string {
 // classify returns the PASERK version and kind of k. Keys of other
 // algorithms than the PASETO v3 and v4 ones fail with ErrUnsupported.
 func classify(k *signet.Key) (*version, kind, error) {
-	if k == nil {
-		return nil, 0, fmt.Errorf("%w: paserk: nil key", signet.ErrKeyUsage)
+	if k.Algorithm() == "" { // a nil or zero Key
+		return nil, 0, fmt.Errorf("%w: paserk: nil or zero key", signet.ErrKeyUsage)
 	}
 	var v *version
 	switch alg := k.Algorithm(); alg {
@@ -116,7 +116,7 @@ func rawKey(k *signet.Key) (*version, kind, []byte, error) {
 	var raw []byte
 	switch {
 	case kd == kindLocal:
-		raw = append([]byte(nil), k.Secret()...)
+		raw = k.Secret() // a copy
 	case v == k4 && kd == kindSecret:
 		if priv, ok := k.Material().(ed25519.PrivateKey); ok {
 			raw = append([]byte(nil), priv...)
@@ -204,8 +204,10 @@ func Encode(k *signet.Key) (string, error) {
 // later by every operation it is used for.
 //
 // Decoding is strict: exact header, strict unpadded base64url, exact key
-// lengths, a k4.secret whose public half matches its seed, a k3.public point
-// on the curve, a k3.secret scalar in [1, n-1].
+// lengths, a k4.secret whose public half matches its seed, a k4.public
+// that is neither a point of small order nor non-canonically encoded (as
+// signet.NewKey refuses), a k3.public point on the curve, a k3.secret
+// scalar in [1, n-1].
 //
 // Errors wrap signet.ErrTooLarge (over MaxLength), signet.ErrMalformed,
 // signet.ErrUnsupported (another version, an unknown type, or a type that

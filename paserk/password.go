@@ -299,7 +299,7 @@ func pbkw4Keys(password, salt []byte, time, memory uint32, para uint8) (ek, ak [
 func pbkw3Keys(password, salt []byte, iterations uint32) (ek, ak []byte, err error) {
 	k, err := pbkdf2.Key(sha512.New384, string(password), salt, int(iterations), 32)
 	if err != nil {
-		return nil, nil, fmt.Errorf("paserk: PBKDF2: %w", err)
+		return nil, nil, fmt.Errorf("%w: paserk: PBKDF2: %v", signet.ErrUnsupported, err)
 	}
 	defer clear(k)
 	return sha384([]byte{0xFF}, k)[:32], sha384([]byte{0xFE}, k), nil

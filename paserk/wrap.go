@@ -47,7 +47,9 @@ func Wrap(k, wrappingKey *signet.Key) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	keys := newPieKeys(v, wrappingKey.Secret(), n)
+	secret := wrappingKey.Secret() // a copy
+	defer clear(secret)
+	keys := newPieKeys(v, secret, n)
 	c := keys.xor(raw)
 	t := keys.tag(h, n, c)
 	out := make([]byte, 0, len(t)+len(n)+len(c))
@@ -97,7 +99,9 @@ func Unwrap(s string, wrappingKey *signet.Key) (*signet.Key, error) {
 		return nil, fmt.Errorf("%w: paserk: %s data is %d bytes, must be %d", signet.ErrMalformed, p.header, len(d), want)
 	}
 	t, n, c := d[:tagLen], d[tagLen:tagLen+pieNonceLen], d[tagLen+pieNonceLen:]
-	keys := newPieKeys(p.v, wrappingKey.Secret(), n)
+	secret := wrappingKey.Secret() // a copy
+	defer clear(secret)
+	keys := newPieKeys(p.v, secret, n)
 	if !hmac.Equal(t, keys.tag(p.header, n, c)) {
 		return nil, fmt.Errorf("%w: paserk: %s tag does not verify", signet.ErrSignatureInvalid, p.header)
 	}
@@ -109,8 +113,8 @@ func Unwrap(s string, wrappingKey *signet.Key) (*signet.Key, error) {
 // wrappingVersion returns the version of a wrapping key, which must be a
 // PASETO local key.
 func wrappingVersion(wk *signet.Key) (*version, error) {
-	if wk == nil {
-		return nil, fmt.Errorf("%w: paserk: nil wrapping key", signet.ErrKeyUsage)
+	if wk.Algorithm() == "" { // a nil or zero Key
+		return nil, fmt.Errorf("%w: paserk: nil or zero wrapping key", signet.ErrKeyUsage)
 	}
 	switch wk.Algorithm() {
 	case signet.V4Local:

@@ -211,6 +211,7 @@ func TestSecurity(t *testing.T) {
 		{"too short for a tag", v4l, "v4.local.AAAA", paseto.Policy{}, signet.ErrMalformed},
 		{"other key of the same kind", v4l2, local, paseto.Policy{}, signet.ErrSignatureInvalid},
 		{"v3 key for a v4 token", v3l, local, paseto.Policy{}, signet.ErrAlgorithmMismatch},
+		{"no kid, 1000 keys: ambiguous, nothing tried", manyKeySet(t), local, paseto.Policy{}, signet.ErrKeyNotFound},
 		{"local token through Verify", v4s, local, paseto.Policy{}, signet.ErrAlgorithmMismatch},
 		{"public key for a local token", public(t, v4s), local, paseto.Policy{}, signet.ErrAlgorithmMismatch},
 		{"EdDSA JWS key for v4.public", ssKey, pub, paseto.Policy{}, signet.ErrAlgorithmMismatch},

@@ -59,8 +59,8 @@ func EncryptBytes(key *signet.Key, payload []byte, o Options) (string, error) {
 
 func encrypt(key *signet.Key, payload []byte, o *Options) (string, error) {
 	switch {
-	case key == nil:
-		return "", fmt.Errorf("%w: nil key", signet.ErrKeyUsage)
+	case key.Algorithm() == "": // a nil or zero Key
+		return "", fmt.Errorf("%w: nil or zero key", signet.ErrKeyUsage)
 	case key.Algorithm() == signet.V4Local:
 		return encryptV4(key, payload, o.Footer, o.Implicit, nil)
 	case key.Algorithm() == signet.V3Local:
@@ -256,7 +256,7 @@ func open(keys signet.Keys, token string, p *Policy, local, checkJSON bool) (str
 		return "", fmt.Errorf("%w: a %s token is not a public token: use Decrypt", signet.ErrAlgorithmMismatch, alg)
 	}
 	if keys == nil {
-		return "", fmt.Errorf("%w: no keys", signet.ErrKeyNotFound)
+		return "", fmt.Errorf("%w: nil keys", signet.ErrKeyUsage)
 	}
 	// One allocation for the raw payload and the footer.
 	pl, fl := b64.DecodedLen(len(ps)), b64.DecodedLen(len(fs))
@@ -281,6 +281,10 @@ func open(keys signet.Keys, token string, p *Policy, local, checkJSON bool) (str
 	}
 	if cands.Len() == 0 {
 		return "", fmt.Errorf("%w: no key for %s", signet.ErrKeyNotFound, alg)
+	}
+	if cands.Len() > signet.MaxAnonymousCandidates {
+		// Whatever Keys offers, a token costs a bounded number of checks.
+		return "", fmt.Errorf("%w: %d candidate keys offered, at most signet.MaxAnonymousCandidates are tried: ambiguous", signet.ErrKeyNotFound, cands.Len())
 	}
 	var payload []byte
 	for n := range cands.Len() {

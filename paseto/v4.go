@@ -12,6 +12,7 @@ import (
 
 	"github.com/signet-go/signet"
 	"github.com/signet-go/signet/internal/b64"
+	"github.com/signet-go/signet/internal/keycache"
 	"github.com/signet-go/signet/internal/pae"
 )
 
@@ -53,7 +54,7 @@ type v4State struct {
 type v4PoolID struct{}
 
 func v4Pool(k *signet.Key) *pool[v4State] {
-	return k.Cache(v4PoolID{}, func(k *signet.Key) any {
+	return keycache.Get(k, v4PoolID{}, func(k *signet.Key) any {
 		secret := k.Secret()
 		encSnap, ok1 := prefixedSnapshot(56, secret, encKeyInfo)
 		authSnap, ok2 := prefixedSnapshot(32, secret, authKeyInfo)
