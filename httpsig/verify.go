@@ -29,7 +29,8 @@ const maxVerifications = 8
 // without keyid against a large key set costs at most this many
 // verifications. Give keys IDs and sign with keyid (Policy.RequireKeyID
 // insists on it).
-const MaxKeyCandidates = 4
+// It is signet.MaxAnonymousCandidates, the bound a KeySet applies per algorithm.
+const MaxKeyCandidates = signet.MaxAnonymousCandidates
 
 // maxSignatures bounds the members of Signature-Input and Signature.
 const maxSignatures = 16

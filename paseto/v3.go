@@ -11,6 +11,7 @@ import (
 
 	"github.com/signet-go/signet"
 	"github.com/signet-go/signet/internal/b64"
+	"github.com/signet-go/signet/internal/keycache"
 	"github.com/signet-go/signet/internal/pae"
 )
 
@@ -95,8 +96,27 @@ func decryptV3(key *signet.Key, raw, f, i []byte) ([]byte, error) {
 }
 
 // compressedPoint is the 49-byte SEC 1 compressed form of a v3.public key,
-// which v3.public signs along with the token (exclusive ownership).
+// which v3.public signs along with the token (exclusive ownership). It is
+// computed once per key and kept with it (the slice is shared: never
+// written).
 func compressedPoint(key *signet.Key) ([]byte, error) {
+	r := keycache.Get(key, v3PointID{}, func(k *signet.Key) any {
+		p, err := makeCompressedPoint(k)
+		return v3Point{p, err}
+	}).(v3Point)
+	return r.point, r.err
+}
+
+// v3PointID keys a v3.public key's compressed point in its cache.
+type v3PointID struct{}
+
+// v3Point is the cached compressed point, or why there is none.
+type v3Point struct {
+	point []byte
+	err   error
+}
+
+func makeCompressedPoint(key *signet.Key) ([]byte, error) {
 	pub, ok := key.PublicMaterial().(interface{ Bytes() ([]byte, error) })
 	if !ok {
 		return nil, fmt.Errorf("%w: v3.public needs a P-384 key", signet.ErrAlgorithmMismatch)
