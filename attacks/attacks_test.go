@@ -60,7 +60,7 @@ func verify(t *testing.T, c attacks.Case) error {
 	now := c.Time()
 	switch c.Format {
 	case attacks.JWT:
-		p := jwt.Policy{Now: now}
+		p := jwt.Policy{Now: func() time.Time { return now }}
 		claims, err := jwt.Verify[jwt.Claims](key, c.Token, p)
 		if err != nil && (claims.Subject != "" || claims.ExpiresAt != 0) {
 			t.Fatalf("claims returned with an error: %+v", claims)
@@ -71,7 +71,7 @@ func verify(t *testing.T, c attacks.Case) error {
 		}
 		return err
 	case attacks.PASETO:
-		p := paseto.Policy{Now: now}
+		p := paseto.Policy{Now: func() time.Time { return now }}
 		if c.Implicit != "" {
 			p.Implicit = []byte(c.Implicit)
 		}

@@ -12,7 +12,7 @@ import (
 
 // VerifyAt is Verify with now as the clock (JWTVerifierAt).
 func (s *signetJWTOps) VerifyAt(token string, p *Payload, now time.Time) error {
-	c, err := jwt.Verify[claims](s.key, token, jwt.Policy{MaxSize: 1 << 20, Now: now})
+	c, err := jwt.Verify[claims](s.key, token, jwt.Policy{MaxSize: 1 << 20, Now: fixed(now)})
 	if err != nil {
 		return err
 	}

@@ -96,7 +96,7 @@ func TestSignVerifyEveryAlgorithm(t *testing.T) {
 				}
 			}
 			// And the library agrees.
-			if _, err := jwt.Verify[jwt.Map](key, token, jwt.Policy{Now: testNow}); err != nil {
+			if _, err := jwt.Verify[jwt.Map](key, token, jwt.Policy{Now: func() time.Time { return testNow }}); err != nil {
 				t.Errorf("jwt.Verify refuses the CLI's token: %v", err)
 			}
 		})
@@ -234,7 +234,7 @@ func TestSignVerifyRawSecret(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := jwt.Verify[jwt.Claims](k, token, jwt.Policy{Now: testNow}); err != nil {
+		if _, err := jwt.Verify[jwt.Claims](k, token, jwt.Policy{Now: func() time.Time { return testNow }}); err != nil {
 			t.Errorf("jwt.Verify: %v", err)
 		}
 	}

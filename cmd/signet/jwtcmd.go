@@ -172,15 +172,15 @@ func setExp(claims []byte, exp int64) ([]byte, error) {
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
-// jwtVerify: signet jwt verify (--key F | --jwks F) [--iss S] [--aud S]
+// jwtVerify: signet jwt verify (--key F | --jwks F) [--iss S] [--aud S]... [--any-aud]
 // [--leeway D] [--no-exp] [--alg ALG]. On success the claims, exactly as
 // signed, go to stdout.
 func (c *cli) jwtVerify(args []string) error {
-	cmd := newCommand("jwt verify", "jwt verify (--key F | --jwks F) [--iss S] [--aud S] [--leeway D] [--no-exp] [--alg ALG] < TOKEN")
+	cmd := newCommand("jwt verify", "jwt verify (--key F | --jwks F) [--iss S] [--aud S]... [--any-aud] [--leeway D] [--no-exp] [--alg ALG] < TOKEN")
 	keyPath := cmd.fs.String("key", "", "key `file` (JWK, PEM or raw HMAC secret; public or private)")
 	jwksPath := cmd.fs.String("jwks", "", "JWK Set `file`; the token's kid selects the key")
 	iss := cmd.fs.String("iss", "", "required issuer (iss claim)")
-	aud := cmd.fs.String("aud", "", "required audience (one of the aud claim's values)")
+	aud, anyAud := audienceFlags(cmd)
 	leeway := cmd.fs.Duration("leeway", 0, fmt.Sprintf("clock skew allowed for exp, nbf and iat, at most %v", jwt.MaxLeeway))
 	noExp := cmd.fs.Bool("no-exp", false, "accept a token without exp (exp is still checked when present)")
 	algName := cmd.fs.String("alg", "", "`ALG` for a --key file that does not name it (raw secret, RSA PEM, JWK without \"alg\")")
@@ -197,6 +197,8 @@ func (c *cli) jwtVerify(args []string) error {
 		return cmd.usageErr("--alg applies to --key; a JWK Set names each key's algorithm")
 	case *leeway < 0 || *leeway > jwt.MaxLeeway:
 		return cmd.usageErr("--leeway must be between 0 and %v", jwt.MaxLeeway)
+	case len(*aud) > 0 && *anyAud:
+		return cmd.usageErr("give --aud or --any-aud, not both")
 	}
 	alg, err := cmd.jwsAlg(*algName, set["alg"])
 	if err != nil {
@@ -217,12 +219,13 @@ func (c *cli) jwtVerify(args []string) error {
 		return err
 	}
 	p := jwt.Policy{
-		Issuer:   *iss,
-		Audience: *aud,
-		Leeway:   *leeway,
-		NoExpiry: *noExp,
-		Now:      c.now(),
-		MaxSize:  maxInput,
+		Issuer:         *iss,
+		Audience:       *aud,
+		IgnoreAudience: *anyAud,
+		Leeway:         *leeway,
+		NoExpiry:       *noExp,
+		Now:            c.now,
+		MaxSize:        maxInput,
 	}
 	claims, err := jwt.Verify[json.RawMessage](keys, token, p)
 	if err != nil {
