@@ -60,7 +60,7 @@ func verify(t *testing.T, c attacks.Case) error {
 	now := c.Time()
 	switch c.Format {
 	case attacks.JWT:
-		p := jwt.Policy{Now: func() time.Time { return now }}
+		p := jwt.Policy{Now: func() time.Time { return now }, Audience: []string{attacks.Audience}}
 		claims, err := jwt.Verify[jwt.Claims](key, c.Token, p)
 		if err != nil && (claims.Subject != "" || claims.ExpiresAt != 0) {
 			t.Fatalf("claims returned with an error: %+v", claims)
@@ -71,7 +71,7 @@ func verify(t *testing.T, c attacks.Case) error {
 		}
 		return err
 	case attacks.PASETO:
-		p := paseto.Policy{Now: func() time.Time { return now }}
+		p := paseto.Policy{Now: func() time.Time { return now }, Audience: []string{attacks.Audience}}
 		if c.Implicit != "" {
 			p.Implicit = []byte(c.Implicit)
 		}

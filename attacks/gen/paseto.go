@@ -143,7 +143,7 @@ func (g *gen) selfCheckPASETO() error {
 }
 
 func pclaims(sub, expires string) string {
-	return fmt.Sprintf(`{"iss":"https://issuer.example.com","sub":%q,"aud":"https://api.example.com","exp":%q,"iat":%q}`, sub, expires, issuedRFC3339)
+	return fmt.Sprintf(`{"iss":"https://issuer.example.com","sub":%q,"aud":%q,"exp":%q,"iat":%q}`, sub, attacks.Audience, expires, issuedRFC3339)
 }
 
 func (g *gen) paseto() []attacks.Case {

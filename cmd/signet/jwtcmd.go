@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/signet-go/signet"
+	"github.com/signet-go/signet/internal/claimcheck"
 	"github.com/signet-go/signet/internal/clip"
 	"github.com/signet-go/signet/internal/jsonx"
 	"github.com/signet-go/signet/jwt"
@@ -107,6 +108,7 @@ func checkClaims(claims []byte) (exp int64, hasExp bool, err error) {
 		case "exp", "nbf", "iat":
 			var v int64
 			v, ok = m.Int(s)
+			ok = ok && claimcheck.ValidNumericDate(v) // what jwt.Verify reads
 			if name == "exp" {
 				exp, hasExp = v, true
 			}
@@ -127,7 +129,7 @@ func checkClaims(claims []byte) (exp int64, hasExp bool, err error) {
 func claimType(name string) string {
 	switch name {
 	case "exp", "nbf", "iat":
-		return "want a number of seconds (at most 2^53)"
+		return "want a number of seconds from 0 to 2^53"
 	case "aud":
 		return "want a string or an array of strings"
 	}
