@@ -168,6 +168,16 @@ func TestDefaultsAndExpiry(t *testing.T) {
 	}
 }
 
+// craftPublic signs payload as it is into a public token.
+func craftPublic(t *testing.T, k *signet.Key, payload string) string {
+	t.Helper()
+	tok, err := paseto.SignBytes(k, []byte(payload), paseto.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tok
+}
+
 func craftLocal(t *testing.T, k *signet.Key, payload string) string {
 	t.Helper()
 	tok, err := paseto.EncryptBytes(k, []byte(payload), paseto.Options{})
@@ -195,6 +205,8 @@ func TestSecurity(t *testing.T) {
 		return local[:dot+1] + b64.EncodeToString(r)
 	}
 	ssKey := ed
+	pub4 := public(t, v4s)
+	rfc := func(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 	cases := []struct {
 		name string
 		keys signet.Keys
@@ -227,6 +239,28 @@ func TestSecurity(t *testing.T) {
 		{"wrong audience", v4l, craftLocal(t, v4l, `{"exp":"`+exp+`","aud":"web"}`), paseto.Policy{Audience: []string{"api"}}, signet.ErrAudience},
 		{"aud as array", v4l, craftLocal(t, v4l, `{"exp":"`+exp+`","aud":["api"]}`), paseto.Policy{Audience: []string{"api"}}, signet.ErrMalformed},
 		{"wrong issuer", v4l, craftLocal(t, v4l, `{"exp":"`+exp+`","iss":"x"}`), paseto.Policy{Issuer: "y"}, signet.ErrIssuer},
+		// Audience (RFC 7519 §4.1.3), as in jwt: a token with aud is for
+		// the verifiers it names; one that names none refuses it unless it
+		// opts out.
+		{"aud present, verifier names none", v4l, craftLocal(t, v4l, `{"exp":"`+exp+`","aud":"api"}`), paseto.Policy{}, signet.ErrAudience},
+		{"empty aud present, verifier names none", v4l, craftLocal(t, v4l, `{"exp":"`+exp+`","aud":""}`), paseto.Policy{}, signet.ErrAudience},
+		{"aud present, verifier names none (public)", pub4, craftPublic(t, v4s, `{"exp":"`+exp+`","aud":"api"}`), paseto.Policy{}, signet.ErrAudience},
+		{"aud one of several", v4l, craftLocal(t, v4l, `{"exp":"`+exp+`","aud":"api"}`), paseto.Policy{Audience: []string{"web", "api"}}, nil},
+		{"aud none of several", v4l, craftLocal(t, v4l, `{"exp":"`+exp+`","aud":"x"}`), paseto.Policy{Audience: []string{"web", "api"}}, signet.ErrAudience},
+		{"no aud, verifier names one", v4l, craftLocal(t, v4l, `{"exp":"`+exp+`"}`), paseto.Policy{Audience: []string{"api"}}, signet.ErrAudience},
+		{"no aud, verifier names none", v4l, craftLocal(t, v4l, `{"exp":"`+exp+`"}`), paseto.Policy{}, nil},
+		{"aud present, IgnoreAudience", v4l, craftLocal(t, v4l, `{"exp":"`+exp+`","aud":"web"}`), paseto.Policy{IgnoreAudience: true}, nil},
+		{"Audience and IgnoreAudience both set", v4l, craftLocal(t, v4l, `{"exp":"`+exp+`","aud":"api"}`), paseto.Policy{Audience: []string{"api"}, IgnoreAudience: true}, signet.ErrUnsupported},
+		// The exp boundary second (RFC 7519 §4.1.4), as in jwt: expired at exp.
+		{"exp at now, zero leeway", v4l, craftLocal(t, v4l, `{"exp":"`+rfc(now)+`"}`), paseto.Policy{Leeway: 0}, signet.ErrExpired},
+		{"exp one second ahead", v4l, craftLocal(t, v4l, `{"exp":"`+rfc(now.Add(time.Second))+`"}`), paseto.Policy{}, nil},
+		{"exp a nanosecond ahead", v4l, craftLocal(t, v4l, `{"exp":"`+now.Add(time.Nanosecond).Format(time.RFC3339Nano)+`"}`), paseto.Policy{}, nil},
+		{"exp at now in another offset", v4l, craftLocal(t, v4l, `{"exp":"`+now.In(time.FixedZone("", 3600)).Format(time.RFC3339)+`"}`), paseto.Policy{}, signet.ErrExpired},
+		{"exp a leeway ago", v4l, craftLocal(t, v4l, `{"exp":"`+rfc(now.Add(-time.Minute))+`"}`), paseto.Policy{Leeway: time.Minute}, signet.ErrExpired},
+		{"exp a leeway less a second ago", v4l, craftLocal(t, v4l, `{"exp":"`+rfc(now.Add(-59*time.Second))+`"}`), paseto.Policy{Leeway: time.Minute}, nil},
+		{"nbf at now", v4l, craftLocal(t, v4l, `{"exp":"`+exp+`","nbf":"`+rfc(now)+`"}`), paseto.Policy{}, nil},
+		{"nbf a second ahead, zero leeway", v4l, craftLocal(t, v4l, `{"exp":"`+exp+`","nbf":"`+rfc(now.Add(time.Second))+`"}`), paseto.Policy{}, signet.ErrNotYetValid},
+		{"iat a second ahead, zero leeway", v4l, craftLocal(t, v4l, `{"exp":"`+exp+`","iat":"`+rfc(now.Add(time.Second))+`"}`), paseto.Policy{}, signet.ErrIssuedInFuture},
 		{"exp as a number", v4l, craftLocal(t, v4l, `{"exp":1893456000}`), paseto.Policy{}, signet.ErrMalformed},
 		{"exp with lowercase t", v4l, craftLocal(t, v4l, `{"exp":"2099-01-01t00:00:00Z"}`), paseto.Policy{}, signet.ErrMalformed},
 		{"missing exp", v4l, craftLocal(t, v4l, `{"sub":"x"}`), paseto.Policy{}, signet.ErrMissingClaim},
