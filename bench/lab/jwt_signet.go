@@ -34,19 +34,23 @@ type claims struct {
 	Data *Data `json:"data,omitempty"`
 }
 
+// Sign: signet adds iat (now) to a payload without one (the "tiny"
+// class), as its defaults say; a payload without exp stands for a token
+// without one, as the peers issue it, so the default exp is turned off.
 func (s *signetJWTOps) Sign(p *Payload) (string, error) {
+	o := jwt.Options{NoExpiry: p.ExpiresAt == 0}
 	if s.registered && p.Data == nil {
 		rc := jwt.Claims{Issuer: p.Issuer, Subject: p.Subject, ExpiresAt: jwt.NumericDate(p.ExpiresAt), IssuedAt: jwt.NumericDate(p.IssuedAt)}
 		if p.Audience != "" {
 			rc.Audience = jwt.Audience{p.Audience}
 		}
-		return jwt.Sign(s.key, rc)
+		return jwt.Sign(s.key, rc, o)
 	}
 	c := claims{Claims: jwt.Claims{Issuer: p.Issuer, Subject: p.Subject, ExpiresAt: jwt.NumericDate(p.ExpiresAt), IssuedAt: jwt.NumericDate(p.IssuedAt)}, Data: p.Data}
 	if p.Audience != "" {
 		c.Audience = jwt.Audience{p.Audience}
 	}
-	return jwt.Sign(s.key, c)
+	return jwt.Sign(s.key, c, o)
 }
 
 // labPolicy is the policy the lab verifies with: the peers are configured
