@@ -111,9 +111,9 @@ type Policy struct {
 var errPolicy = fmt.Errorf("%w: paseto policy", signet.ErrUnsupported)
 
 func (p *Policy) check() (int, error) {
-	r := p.rules()
-	if err := r.Valid("paseto policy"); err != nil {
-		return 0, err
+	if !claimcheck.Fine(p.Leeway, p.Audience, p.IgnoreAudience) {
+		r := p.rules()
+		return 0, r.Valid("paseto policy")
 	}
 	switch {
 	case p.MaxSize == 0:

@@ -84,6 +84,20 @@ type Rules struct {
 	Now func() time.Time
 }
 
+// Fine reports, cheaply enough for every token, whether rules with these
+// fields are Valid; when it says false, Valid says why.
+func Fine(leeway time.Duration, audience []string, ignoreAudience bool) bool {
+	if leeway < 0 || leeway > MaxLeeway || ignoreAudience && len(audience) > 0 {
+		return false
+	}
+	for _, a := range audience {
+		if a == "" {
+			return false
+		}
+	}
+	return true
+}
+
 // Valid checks the rules themselves, before any token is looked at; the
 // error wraps signet.ErrUnsupported, prefixed by what ("jwt policy").
 func (r *Rules) Valid(what string) error {
@@ -112,20 +126,24 @@ func (r *Rules) Check(c *Claims) error {
 	} else {
 		now = time.Now()
 	}
-	late, early := Of(now.Add(-r.Leeway)), Of(now.Add(r.Leeway))
+	n := Of(now)
+	late, early := n, n // zero leeway means none: both are now
+	if r.Leeway != 0 {
+		late, early = Of(now.Add(-r.Leeway)), Of(now.Add(r.Leeway))
+	}
 	switch {
 	case c.Has&HasExp == 0:
 		if !r.NoExpiry {
 			return fmt.Errorf("%w: exp", signet.ErrMissingClaim)
 		}
 	case !late.before(c.Exp):
-		return fmt.Errorf("%w: exp %v, now %v", signet.ErrExpired, c.Exp, Of(now))
+		return fmt.Errorf("%w: exp %v, now %v", signet.ErrExpired, c.Exp, n)
 	}
 	if c.Has&HasNbf != 0 && early.before(c.Nbf) {
-		return fmt.Errorf("%w: nbf %v, now %v", signet.ErrNotYetValid, c.Nbf, Of(now))
+		return fmt.Errorf("%w: nbf %v, now %v", signet.ErrNotYetValid, c.Nbf, n)
 	}
 	if c.Has&HasIat != 0 && early.before(c.Iat) {
-		return fmt.Errorf("%w: iat %v, now %v", signet.ErrIssuedInFuture, c.Iat, Of(now))
+		return fmt.Errorf("%w: iat %v, now %v", signet.ErrIssuedInFuture, c.Iat, n)
 	}
 	if r.Issuer != "" && c.Issuer != r.Issuer {
 		return fmt.Errorf("%w: iss %q", signet.ErrIssuer, clip.String(c.Issuer))

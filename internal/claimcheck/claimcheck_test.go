@@ -89,6 +89,9 @@ func TestValid(t *testing.T) {
 }
 
 func TestRanges(t *testing.T) {
+	if minRFC3339 != time.Date(0, 1, 1, 0, 0, 0, 0, time.UTC).Unix() || maxRFC3339 != time.Date(9999, 12, 31, 23, 59, 59, 0, time.UTC).Unix() {
+		t.Fatal("RFC 3339 range constants")
+	}
 	for d, ok := range map[int64]bool{-1: false, 0: true, MaxNumericDate: true, MaxNumericDate + 1: false} {
 		if ValidNumericDate(d) != ok {
 			t.Errorf("ValidNumericDate(%d) = %v", d, !ok)

@@ -18,9 +18,15 @@ func ValidNumericDate(d int64) bool { return d >= 0 && d <= MaxNumericDate }
 // ValidRFC3339 reports whether t can be written as PASETO's reader takes
 // a time: RFC 3339 in UTC, so a four-digit year, 0000 to 9999.
 func ValidRFC3339(t time.Time) bool {
-	y := t.UTC().Year()
-	return y >= 0 && y <= 9999
+	s := t.Unix()
+	return s >= minRFC3339 && s <= maxRFC3339
 }
+
+// The Unix seconds of 0000-01-01T00:00:00Z and 9999-12-31T23:59:59Z.
+const (
+	minRFC3339 = -62167219200
+	maxRFC3339 = 253402300799
+)
 
 // Issue holds the issuing options both formats share (jwt.Options,
 // paseto.Options): when the claims lack iat, it is now; when they lack
