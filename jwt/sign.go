@@ -5,12 +5,12 @@ import (
 	"reflect"
 	"sync/atomic"
 	"unicode/utf8"
-	"unsafe"
 
 	"github.com/signet-go/signet"
 	"github.com/signet-go/signet/internal/b64"
 	"github.com/signet-go/signet/internal/claimcheck"
 	"github.com/signet-go/signet/internal/claimsjson"
+	"github.com/signet-go/signet/internal/unsafex"
 )
 
 // Sign returns a signed JWT (JWS compact serialization) carrying claims,
@@ -45,7 +45,7 @@ func Sign[T any](key *signet.Key, claims T, opts ...Options) (string, error) {
 		return "", err
 	}
 	var c Claims
-	has, err := decodeClaims(unsafe.String(unsafe.SliceData(payload), len(payload)), &c)
+	has, err := decodeClaims(unsafex.String(payload), &c) // read before payload is appended to
 	if err != nil {
 		return "", err
 	}
@@ -178,5 +178,5 @@ func sign(key *signet.Key, payload []byte, typ string) (string, error) {
 	}
 	out = append(out, '.')
 	out = b64.AppendEncode(out, sig)
-	return unsafe.String(unsafe.SliceData(out), len(out)), nil
+	return unsafex.String(out), nil // out is never written again
 }

@@ -6,7 +6,6 @@ import (
 	"reflect"
 	"strings"
 	"time"
-	"unsafe"
 
 	"github.com/signet-go/signet"
 	"github.com/signet-go/signet/internal/claimcheck"
@@ -297,11 +296,10 @@ func timeError(name string, t time.Time) error {
 // *Claims, would share with other goroutines).
 func encodeAny[T any](claims T, o *claimcheck.Issue) ([]byte, error) {
 	// Times go out in UTC, whole seconds, when the Claims are part of our
-	// copy (embedded by value); through a pointer they are left alone.
-	if r, ok := any(&claims).(registeredClaims); ok {
-		if rc := r.registered(); rc != nil && within(unsafe.Pointer(rc), unsafe.Pointer(&claims), unsafe.Sizeof(claims)) {
-			rc.normalize()
-		}
+	// copy (T embeds them by value, which its type says); through a
+	// pointer they are the caller's, and left alone.
+	if embedsByValue(reflect.TypeFor[T]()) {
+		any(&claims).(registeredClaims).registered().normalize()
 	}
 	payload, err := claimsjson.Object(claims)
 	if err != nil {
@@ -345,9 +343,25 @@ func encodeAny[T any](claims T, o *claimcheck.Issue) ([]byte, error) {
 	return payload, nil
 }
 
-// within reports whether p points into the size bytes at base.
-func within(p, base unsafe.Pointer, size uintptr) bool {
-	return uintptr(p) >= uintptr(base) && uintptr(p) < uintptr(base)+size
+// embedsByValue reports whether t is a struct whose registered method
+// (the one *T has) is Claims' reached through fields alone: Claims is
+// embedded, at the shallowest depth, along a path without a pointer. Its
+// Claims are then part of every T value. False means "not known to be":
+// the times are then written as they are, which the reader also takes.
+func embedsByValue(t reflect.Type) bool {
+	if t.Kind() != reflect.Struct {
+		return false
+	}
+	f, ok := t.FieldByName("Claims")
+	if !ok || !f.Anonymous || f.Type != reflect.TypeFor[Claims]() {
+		return false // absent, ambiguous, not embedded, a *Claims or another Claims
+	}
+	for i := range f.Index[:len(f.Index)-1] {
+		if t.FieldByIndex(f.Index[:i+1]).Type.Kind() != reflect.Struct {
+			return false // through an embedded pointer: the caller's value
+		}
+	}
+	return true
 }
 
 // decodeInto gives the caller the verified claims as a T; when T embeds
