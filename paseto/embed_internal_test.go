@@ -34,14 +34,14 @@ func TestEmbedsByValue(t *testing.T) {
 		value
 	}
 	for typ, want := range map[reflect.Type]bool{
-		reflect.TypeFor[Claims]():          false, // Claims itself takes the fast path
-		reflect.TypeFor[value]():           true,
-		reflect.TypeFor[*value]():          false,
-		reflect.TypeFor[pointer]():         false,
-		reflect.TypeFor[deep]():            true,
-		reflect.TypeFor[throughPointer]():  false,
-		reflect.TypeFor[named]():           false,
-		reflect.TypeFor[shadowed]():        false, // not known to be: left as written
+		reflect.TypeFor[Claims]():         false, // Claims itself takes the fast path
+		reflect.TypeFor[value]():          true,
+		reflect.TypeFor[*value]():         false,
+		reflect.TypeFor[pointer]():        false,
+		reflect.TypeFor[deep]():           true,
+		reflect.TypeFor[throughPointer](): false,
+		reflect.TypeFor[named]():          false,
+		reflect.TypeFor[shadowed]():       false, // not known to be: left as written
 		reflect.TypeFor[map[string]any](): false,
 	} {
 		if got := embedsByValue(typ); got != want {
