@@ -47,6 +47,11 @@ const (
 	Accept = "accept"
 )
 
+// Audience is the audience the corpus's JWT and PASETO tokens are issued
+// for (their aud claim): a verifier names it, as RFC 7519 §4.1.3 and
+// signet's default policies require of a token that carries aud.
+const Audience = "https://api.example.com"
+
 // Files are the corpus files, one per format.
 var Files = map[string]string{JWT: "jwt.json", PASETO: "paseto.json", HTTPSig: "httpsig.json"}
 

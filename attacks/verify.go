@@ -19,13 +19,13 @@ import (
 
 // JWTPolicy is the zero jwt.Policy with the case's clock and audience.
 func (c Case) JWTPolicy() jwt.Policy {
-	return jwt.Policy{Now: c.Time(), Audience: c.Audience}
+	return jwt.Policy{Now: c.clock(), Audience: c.audiences()}
 }
 
 // PASETOPolicy is the zero paseto.Policy with the case's clock, audience
 // and implicit assertion.
 func (c Case) PASETOPolicy() paseto.Policy {
-	p := paseto.Policy{Now: c.Time(), Audience: c.Audience}
+	p := paseto.Policy{Now: c.clock(), Audience: c.audiences()}
 	if c.Implicit != "" {
 		p.Implicit = []byte(c.Implicit)
 	}
@@ -34,8 +34,22 @@ func (c Case) PASETOPolicy() paseto.Policy {
 
 // HTTPSigPolicy is the zero httpsig.Policy with the case's clock.
 func (c Case) HTTPSigPolicy() httpsig.Policy {
+	return httpsig.Policy{Now: c.clock()}
+}
+
+// clock is the case's clock, as the policies take it.
+func (c Case) clock() func() time.Time {
 	now := c.Time()
-	return httpsig.Policy{Now: func() time.Time { return now }}
+	return func() time.Time { return now }
+}
+
+// audiences is the audience the verifier names, as the policies take it
+// (none when the case names none).
+func (c Case) audiences() []string {
+	if c.Audience == "" {
+		return nil
+	}
+	return []string{c.Audience}
 }
 
 // Verify checks the case with signet's packages as an application calls

@@ -265,7 +265,7 @@ func claimsFor(i int, alg signet.Algorithm, signer string) interopClaims {
 }
 
 func policyFor(c interopClaims) jwt.Policy {
-	return jwt.Policy{Issuer: c.Issuer, Audience: c.Audience[len(c.Audience)-1], Subject: c.Subject}
+	return jwt.Policy{Issuer: c.Issuer, Audience: []string{c.Audience[len(c.Audience)-1]}, Subject: c.Subject}
 }
 
 // checkJoseVerified: jose accepted signet's token and read the claims signet wrote.

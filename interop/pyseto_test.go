@@ -273,7 +273,7 @@ func pyClaimsFor(alg signet.Algorithm, issuer string, now time.Time, noTimes boo
 func pyPolicy(c pyClaims, footer, implicit string) paseto.Policy {
 	return paseto.Policy{
 		Issuer:   c.Issuer,
-		Audience: c.Audience,
+		Audience: []string{c.Audience},
 		Subject:  c.Subject,
 		Footer:   []byte(footer),
 		Implicit: []byte(implicit),
@@ -310,7 +310,7 @@ func addPasetoCases(t *testing.T, b *pyBatch, k *pyKeys, local bool) {
 		t.Fatalf("signet issuing %s: %v", alg, err)
 	}
 	expired, err := issue(signer, pyClaimsFor(alg, "signet", now, true),
-		paseto.Options{Footer: []byte(footer), Implicit: []byte(implicit), Now: now.Add(-2 * time.Hour)})
+		paseto.Options{Footer: []byte(footer), Implicit: []byte(implicit), Now: func() time.Time { return now.Add(-2 * time.Hour) }})
 	if err != nil {
 		t.Fatalf("signet issuing an expired %s: %v", alg, err)
 	}

@@ -25,7 +25,7 @@ func TestAllocations(t *testing.T) {
 		t.Fatal(err)
 	}
 	forged := flipSignature(tok)
-	p := jwt.Policy{Now: now, Audience: "api"}
+	p := jwt.Policy{Now: fixed(now), Audience: []string{"api"}}
 	for _, m := range []struct {
 		name string
 		max  float64
@@ -91,7 +91,7 @@ func TestAllocationsForgedHMAC(t *testing.T) {
 			t.Fatal(err)
 		}
 		forged := flipSignature(tok)
-		p := jwt.Policy{Now: now, Audience: "api"}
+		p := jwt.Policy{Now: fixed(now), Audience: []string{"api"}}
 		for _, keys := range []struct {
 			name string
 			keys signet.Keys

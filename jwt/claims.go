@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/signet-go/signet"
+	"github.com/signet-go/signet/internal/claimcheck"
 	"github.com/signet-go/signet/internal/itoa"
 	"github.com/signet-go/signet/internal/jsonx"
 )
@@ -51,15 +52,16 @@ func (d NumericDate) Time() time.Time {
 	return time.Unix(int64(d), 0)
 }
 
-// UnmarshalJSON accepts a JSON number, with a fraction or exponent
-// truncated to whole seconds, as RFC 7519 allows; null leaves d unchanged.
+// UnmarshalJSON accepts a JSON number from 0 to 2^53, with a fraction or
+// exponent truncated to whole seconds, as RFC 7519 allows; null leaves d
+// unchanged.
 func (d *NumericDate) UnmarshalJSON(b []byte) error {
 	if string(b) == "null" {
 		return nil
 	}
 	v, err := jsonx.Int(string(b))
-	if err != nil {
-		return fmt.Errorf("%w: NumericDate %.32q: want a number", signet.ErrMalformed, b)
+	if err != nil || !claimcheck.ValidNumericDate(v) {
+		return fmt.Errorf("%w: NumericDate %.32q: want a number of seconds from 0 to 2^53", signet.ErrMalformed, b)
 	}
 	*d = NumericDate(v)
 	return nil
@@ -179,11 +181,12 @@ func (c *Claims) appendJSON(b []byte) []byte {
 	return append(b, '}')
 }
 
-// Which time claims a payload carried.
+// Which registered claims a payload carried (the bits claimcheck reads).
 const (
-	hasExp uint8 = 1 << iota
-	hasNbf
-	hasIat
+	hasExp = claimcheck.HasExp
+	hasNbf = claimcheck.HasNbf
+	hasIat = claimcheck.HasIat
+	hasAud = claimcheck.HasAud
 )
 
 // decodeClaims reads the registered claims out of a JSON object payload,
@@ -220,6 +223,7 @@ func readClaims(payload string, c *Claims, fold bool) (has uint8, folded bool, e
 		case "jti":
 			c.ID, ok = m.String(payload)
 		case "aud":
+			has |= hasAud
 			c.Audience, err = decodeAudience(m.Value(payload))
 		case "exp":
 			has |= hasExp
@@ -249,7 +253,7 @@ func readClaims(payload string, c *Claims, fold bool) (has uint8, folded bool, e
 
 func claimDate(m *jsonx.Members, payload string) (NumericDate, bool) {
 	v, ok := m.Int(payload)
-	return NumericDate(v), ok
+	return NumericDate(v), ok && claimcheck.ValidNumericDate(v)
 }
 
 // claimTypeError reports a registered claim of the wrong JSON type; name
@@ -258,7 +262,7 @@ func claimTypeError(name string) error {
 	want := "a string"
 	switch name {
 	case "exp", "nbf", "iat":
-		want = "a number of seconds (at most 2^53)"
+		want = "a number of seconds from 0 to 2^53"
 	}
 	return fmt.Errorf("%w: claim %s must be %s", signet.ErrMalformed, strings.Clone(name), want)
 }

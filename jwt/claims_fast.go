@@ -1,6 +1,9 @@
 package jwt
 
-import "github.com/signet-go/signet/internal/jsonx"
+import (
+	"github.com/signet-go/signet/internal/claimcheck"
+	"github.com/signet-go/signet/internal/jsonx"
+)
 
 // decodeClaimsFast reads a claims set of the plain shape (jsonx.Flat) in one
 // pass; ok = false sends decodeClaims down the general path, which also
@@ -39,6 +42,7 @@ func setClaim(c *Claims, has *uint8, name, v string, num int64, numOK bool) bool
 			c.ID = str
 		}
 	case "aud":
+		*has |= hasAud
 		switch v[0] {
 		case '"':
 			c.Audience = Audience{v[1 : len(v)-1]}
@@ -52,7 +56,7 @@ func setClaim(c *Claims, has *uint8, name, v string, num int64, numOK bool) bool
 			return false
 		}
 	case "exp", "nbf", "iat":
-		if !numOK {
+		if !numOK || !claimcheck.ValidNumericDate(num) {
 			return false
 		}
 		d := NumericDate(num)

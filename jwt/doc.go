@@ -12,24 +12,43 @@
 //		Role string `json:"role"`
 //	}
 //	tok, err := jwt.Sign(key, MyClaims{
-//		Claims: jwt.Claims{Subject: "u1", Audience: jwt.Audience{"api"},
-//			ExpiresAt: jwt.At(time.Now().Add(time.Hour))},
-//		Role: "admin",
+//		Claims: jwt.Claims{Subject: "u1", Audience: jwt.Audience{"api"}},
+//		Role:   "admin",
 //	})
 //
 // The header is {"alg":…,"kid":…,"typ":"JWT"}, the algorithm and key ID
 // being the key's. Sign writes Claims itself without reflection; other
 // claim types go through encoding/json.
 //
+// Sign issues as package paseto does: claims without iat get iat = now,
+// claims without exp get exp = now + DefaultLifetime (one hour). An
+// Options changes that:
+//
+//	tok, err := jwt.Sign(key, claims, jwt.Options{Lifetime: 5 * time.Minute})
+//	tok, err := jwt.Sign(key, claims, jwt.Options{NoExpiry: true}) // Verify then needs Policy.NoExpiry
+//
+// Sign refuses (signet.ErrMalformed) what Verify would not read back:
+// dates outside [0, 2^53] seconds, registered claims of the wrong type.
+//
 // # Verifying
 //
-//	c, err := jwt.Verify[MyClaims](keys, tok, jwt.Policy{Issuer: "https://id.example", Audience: "api"})
+//	c, err := jwt.Verify[MyClaims](keys, tok, jwt.Policy{Issuer: "https://id.example", Audience: []string{"api"}})
 //	if errors.Is(err, signet.ErrExpired) { … }
 //
 // keys is a *signet.Key or a *signet.KeySet: the key decides the
 // algorithm, and a header naming another is refused. The zero Policy is the
-// safe default: exp is required (opt out with NoExpiry), no clock leeway
-// (at most MaxLeeway), typ absent or "JWT", tokens up to DefaultMaxSize.
+// safe default: exp is required (opt out with NoExpiry) and a token is
+// expired at exp, no clock leeway (at most MaxLeeway), typ absent or
+// "JWT", tokens up to DefaultMaxSize.
+//
+// Audience (RFC 7519 §4.1.3): a verifier names the audiences it answers to
+// in Policy.Audience, and a token is accepted when its aud holds one of
+// them; a token without aud is then refused. A token that has aud is
+// refused by a Policy that names none (signet.ErrAudience), unless
+// Policy.IgnoreAudience says its audience is checked elsewhere.
+//
+// The registered claims are checked by the same code as package paseto's:
+// the same exp boundary, leeway, clock (Policy.Now) and audience rule.
 // Verify returns the claims only when every check passed; any error wraps
 // one of signet's sentinel errors.
 //

@@ -34,11 +34,11 @@ func Example() {
 
 	// The verifier holds the public key (or a KeySet of them).
 	pub, _ := key.Public()
-	c, err := jwt.Verify[MyClaims](pub, tok, jwt.Policy{Issuer: "https://id.example", Audience: "api"})
+	c, err := jwt.Verify[MyClaims](pub, tok, jwt.Policy{Issuer: "https://id.example", Audience: []string{"api"}})
 	fmt.Println(c.Subject, c.Role, err)
 
 	// Another audience is refused, and no claims come back.
-	c, err = jwt.Verify[MyClaims](pub, tok, jwt.Policy{Audience: "billing"})
+	c, err = jwt.Verify[MyClaims](pub, tok, jwt.Policy{Audience: []string{"billing"}})
 	fmt.Println(c.Subject == "", errors.Is(err, signet.ErrAudience))
 	// Output:
 	// u1 admin <nil>

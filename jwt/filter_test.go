@@ -47,7 +47,7 @@ func TestEmbeddedClaimsPaths(t *testing.T) {
 	if in.Subject != "u1" {
 		t.Fatal("Sign changed the caller's value")
 	}
-	out, err := Verify[withRole](k, tok, Policy{Audience: "b"})
+	out, err := Verify[withRole](k, tok, Policy{Audience: []string{"b"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,10 +58,10 @@ func TestEmbeddedClaimsPaths(t *testing.T) {
 	if err != nil || in.Subject != "u1" {
 		t.Fatal("signing through a pointer", err)
 	}
-	if _, err := Verify[withRole](k, ptok, Policy{}); err != nil {
+	if _, err := Verify[withRole](k, ptok, Policy{Audience: []string{"a"}}); err != nil {
 		t.Fatal(err)
 	}
-	p, err := Verify[*withRole](k, tok, Policy{})
+	p, err := Verify[*withRole](k, tok, Policy{Audience: []string{"a"}})
 	if err != nil || !reflect.DeepEqual(*p, in) {
 		t.Fatalf("pointer: %+v %v", p, err)
 	}
@@ -70,11 +70,19 @@ func TestEmbeddedClaimsPaths(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if out, err := Verify[withRole](k, tok, Policy{}); err != nil || out.Role != "" || out.Subject != "u1" {
+	if out, err := Verify[withRole](k, tok, Policy{Audience: []string{"a"}}); err != nil || out.Role != "" || out.Subject != "u1" {
 		t.Fatalf("%+v %v", out, err)
 	}
-	// Only custom fields: exp is still required, and absent.
+	// Only custom fields: Sign adds iat and exp, unless told not to; exp
+	// is still required.
 	tok, err = Sign(k, withRole{Role: "x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, err := Verify[withRole](k, tok, Policy{}); err != nil || out.ExpiresAt-out.IssuedAt != At(now.Add(DefaultLifetime))-At(now) {
+		t.Fatalf("%+v %v", out, err)
+	}
+	tok, err = Sign(k, withRole{Role: "x"}, Options{NoExpiry: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"math/big"
 	"testing"
+	"time"
 
 	"github.com/signet-go/signet"
 	"github.com/signet-go/signet/jwk"
@@ -23,3 +24,6 @@ func mustJWK(t *testing.T, k *signet.Key) string {
 	}
 	return string(b)
 }
+
+// fixed is a clock that always reads t (Policy.Now, Options.Now).
+func fixed(t time.Time) func() time.Time { return func() time.Time { return t } }

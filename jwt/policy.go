@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/signet-go/signet"
+	"github.com/signet-go/signet/internal/claimcheck"
 	"github.com/signet-go/signet/internal/clip"
 )
 
@@ -14,16 +15,24 @@ const DefaultMaxSize = 64 << 10
 
 // MaxLeeway bounds Policy.Leeway: clock skew is a matter of seconds, and a
 // large leeway would quietly extend every token's life.
-const MaxLeeway = 5 * time.Minute
+const MaxLeeway = claimcheck.MaxLeeway
 
 // Policy states what a token must satisfy beyond a valid signature. The
-// zero Policy is the safe default: exp required, no leeway, the typ header
-// absent or "JWT", tokens up to DefaultMaxSize bytes.
+// zero Policy is the safe default: exp required, a token naming an
+// audience refused, no leeway, the typ header absent or "JWT", tokens up
+// to DefaultMaxSize bytes. paseto.Policy applies the same claim rules.
 type Policy struct {
 	// Issuer, when set, must equal the iss claim.
 	Issuer string
-	// Audience, when set, must be one of the aud claim's values.
-	Audience string
+	// Audience names the audiences this verifier answers to: the aud
+	// claim must hold at least one of them, and a token without aud is
+	// refused. When empty, a token that has an aud claim is refused
+	// (RFC 7519 §4.1.3) unless IgnoreAudience.
+	Audience []string
+	// IgnoreAudience skips the aud check altogether: only for tokens whose
+	// audience is checked elsewhere (by the caller, after Verify). Setting
+	// it with Audience is a policy error.
+	IgnoreAudience bool
 	// Subject, when set, must equal the sub claim.
 	Subject string
 	// ID, when set, must equal the jti claim.
@@ -33,12 +42,13 @@ type Policy struct {
 	// "at+jwt" for OAuth access tokens (RFC 9068). When empty, typ must be
 	// absent or "JWT".
 	Type string
-	// Leeway allows for clock skew in exp, nbf and iat, at most MaxLeeway.
+	// Leeway allows for clock skew in exp, nbf and iat, at most MaxLeeway;
+	// zero means none.
 	Leeway time.Duration
 	// NoExpiry accepts tokens without exp. exp is still enforced when present.
 	NoExpiry bool
-	// Now is the time to validate at; the zero Time means time.Now().
-	Now time.Time
+	// Now is the clock to validate at; nil means time.Now.
+	Now func() time.Time
 	// MaxSize is the largest token accepted, in bytes; zero means
 	// DefaultMaxSize. Larger tokens are refused before any other work.
 	MaxSize int
@@ -50,8 +60,9 @@ var errPolicy = fmt.Errorf("%w: jwt policy", signet.ErrUnsupported)
 // check validates the policy itself, before any work on a token, and
 // returns the size limit.
 func (p *Policy) check() (maxSize int, err error) {
-	if p.Leeway < 0 || p.Leeway > MaxLeeway {
-		return 0, fmt.Errorf("%w: Leeway %v outside [0, %v]", errPolicy, p.Leeway, MaxLeeway)
+	if !claimcheck.Fine(p.Leeway, p.Audience, p.IgnoreAudience) {
+		r := p.rules()
+		return 0, r.Valid("jwt policy")
 	}
 	switch {
 	case p.MaxSize == 0:
@@ -86,39 +97,17 @@ func sameType(a, b string) bool {
 	return strings.EqualFold(a, b)
 }
 
+// rules are the claim rules of p.
+func (p *Policy) rules() claimcheck.Rules {
+	return claimcheck.Rules{Issuer: p.Issuer, Subject: p.Subject, ID: p.ID, Audience: p.Audience,
+		IgnoreAudience: p.IgnoreAudience, NoExpiry: p.NoExpiry, Leeway: p.Leeway, Now: p.Now}
+}
+
 // validate checks the registered claims against the policy (already
-// checked by check).
+// checked by check), with the rules paseto shares (internal/claimcheck).
 func (p *Policy) validate(c *Claims, has uint8) error {
-	now := p.Now
-	if now.IsZero() {
-		now = time.Now()
-	}
-	n, lw := now.Unix(), int64(p.Leeway/time.Second)
-	switch {
-	case has&hasExp == 0:
-		if !p.NoExpiry {
-			return fmt.Errorf("%w: exp", signet.ErrMissingClaim)
-		}
-	case n-lw >= int64(c.ExpiresAt):
-		return fmt.Errorf("%w: exp %d, now %d", signet.ErrExpired, c.ExpiresAt, n)
-	}
-	if has&hasNbf != 0 && n+lw < int64(c.NotBefore) {
-		return fmt.Errorf("%w: nbf %d, now %d", signet.ErrNotYetValid, c.NotBefore, n)
-	}
-	if has&hasIat != 0 && int64(c.IssuedAt) > n+lw {
-		return fmt.Errorf("%w: iat %d, now %d", signet.ErrIssuedInFuture, c.IssuedAt, n)
-	}
-	if p.Issuer != "" && c.Issuer != p.Issuer {
-		return fmt.Errorf("%w: iss %q", signet.ErrIssuer, clip.String(c.Issuer))
-	}
-	if p.Audience != "" && !c.Audience.Contains(p.Audience) {
-		return fmt.Errorf("%w: want %q", signet.ErrAudience, clip.String(p.Audience))
-	}
-	if p.Subject != "" && c.Subject != p.Subject {
-		return fmt.Errorf("%w: sub %q", signet.ErrSubject, clip.String(c.Subject))
-	}
-	if p.ID != "" && c.ID != p.ID {
-		return fmt.Errorf("%w: jti %q", signet.ErrTokenID, clip.String(c.ID))
-	}
-	return nil
+	r := p.rules()
+	return r.Check(&claimcheck.Claims{Has: has,
+		Exp: claimcheck.Seconds(int64(c.ExpiresAt)), Nbf: claimcheck.Seconds(int64(c.NotBefore)), Iat: claimcheck.Seconds(int64(c.IssuedAt)),
+		Issuer: c.Issuer, Subject: c.Subject, ID: c.ID, Audience: c.Audience})
 }

@@ -15,7 +15,7 @@ import (
 //	go test -run '^$' -bench Ratio -benchtime 2s ./jwt
 func BenchmarkRatio(b *testing.B) {
 	claims := benchClaims()
-	p := Policy{Issuer: "https://issuer.example", Audience: "api", Now: benchNow}
+	p := Policy{Issuer: "https://issuer.example", Audience: []string{"api"}, Now: fixed(benchNow)}
 	for _, alg := range signet.JWSAlgorithms() {
 		b.Run(string(alg)+"/Sign", func(b *testing.B) {
 			c := newBenchCase(b, alg)

@@ -199,8 +199,8 @@ func TestSecurity(t *testing.T) {
 		{"exp beyond 2^53", hs, craft(t, hs, hdr, `{"exp":1e300}`), jwt.Policy{}, signet.ErrMalformed},
 		{"nbf as null", hs, craft(t, hs, hdr, `{"exp":`+exp(time.Hour)+`,"nbf":null}`), jwt.Policy{}, signet.ErrMalformed},
 		{"iss as number", hs, craft(t, hs, hdr, `{"exp":`+exp(time.Hour)+`,"iss":1}`), jwt.Policy{}, signet.ErrMalformed},
-		{"aud as object", hs, craft(t, hs, hdr, `{"exp":`+exp(time.Hour)+`,"aud":{"api":1}}`), jwt.Policy{Audience: "api"}, signet.ErrMalformed},
-		{"aud array with a number", hs, craft(t, hs, hdr, `{"exp":`+exp(time.Hour)+`,"aud":["api",1]}`), jwt.Policy{Audience: "api"}, signet.ErrMalformed},
+		{"aud as object", hs, craft(t, hs, hdr, `{"exp":`+exp(time.Hour)+`,"aud":{"api":1}}`), jwt.Policy{Audience: []string{"api"}}, signet.ErrMalformed},
+		{"aud array with a number", hs, craft(t, hs, hdr, `{"exp":`+exp(time.Hour)+`,"aud":["api",1]}`), jwt.Policy{Audience: []string{"api"}}, signet.ErrMalformed},
 		{"invalid UTF-8 in a claim", hs, craft(t, hs, hdr, `{"exp":`+exp(time.Hour)+`,"sub":"a`+"\xff"+`"}`), jwt.Policy{}, signet.ErrMalformed},
 		{"lone surrogate escape", hs, craft(t, hs, hdr, `{"exp":`+exp(time.Hour)+`,"sub":"\ud800"}`), jwt.Policy{}, signet.ErrMalformed},
 		{"nesting 100 deep", hs, craft(t, hs, hdr, `{"exp":`+exp(time.Hour)+`,"x":`+strings.Repeat("[", 100)+strings.Repeat("]", 100)+`}`), jwt.Policy{}, signet.ErrMalformed},
@@ -231,10 +231,33 @@ func TestSecurity(t *testing.T) {
 		{"expired, opted out of exp still checks it", hs, craft(t, hs, hdr, `{"exp":`+exp(-time.Hour)+`}`), jwt.Policy{NoExpiry: true}, signet.ErrExpired},
 		{"not yet valid", hs, craft(t, hs, hdr, `{"exp":`+exp(time.Hour)+`,"nbf":`+exp(time.Minute)+`}`), jwt.Policy{}, signet.ErrNotYetValid},
 		{"issued in the future", hs, craft(t, hs, hdr, `{"exp":`+exp(time.Hour)+`,"iat":`+exp(time.Minute)+`}`), jwt.Policy{}, signet.ErrIssuedInFuture},
-		{"wrong audience", hs, craft(t, hs, hdr, `{"exp":`+exp(time.Hour)+`,"aud":["web","app"]}`), jwt.Policy{Audience: "api"}, signet.ErrAudience},
-		{"empty audience array", hs, craft(t, hs, hdr, `{"exp":`+exp(time.Hour)+`,"aud":[]}`), jwt.Policy{Audience: "api"}, signet.ErrAudience},
-		{"no audience", hs, good2(t, hs), jwt.Policy{Audience: "api"}, signet.ErrAudience},
-		{"audience in array", hs, craft(t, hs, hdr, `{"exp":`+exp(time.Hour)+`,"aud":["web","api"]}`), jwt.Policy{Audience: "api"}, nil},
+		{"wrong audience", hs, craft(t, hs, hdr, `{"exp":`+exp(time.Hour)+`,"aud":["web","app"]}`), jwt.Policy{Audience: []string{"api"}}, signet.ErrAudience},
+		{"empty audience array", hs, craft(t, hs, hdr, `{"exp":`+exp(time.Hour)+`,"aud":[]}`), jwt.Policy{Audience: []string{"api"}}, signet.ErrAudience},
+		{"no audience", hs, good2(t, hs), jwt.Policy{Audience: []string{"api"}}, signet.ErrAudience},
+		{"audience in array", hs, craft(t, hs, hdr, `{"exp":`+exp(time.Hour)+`,"aud":["web","api"]}`), jwt.Policy{Audience: []string{"api"}}, nil},
+		// Audience (RFC 7519 §4.1.3): a token with aud is for the verifiers
+		// it names; one that names none refuses it unless it opts out.
+		{"aud present, verifier names none", hs, craft(t, hs, hdr, `{"exp":`+exp(time.Hour)+`,"aud":"api"}`), jwt.Policy{}, signet.ErrAudience},
+		{"aud array present, verifier names none", hs, craft(t, hs, hdr, `{"exp":`+exp(time.Hour)+`,"aud":["api"]}`), jwt.Policy{}, signet.ErrAudience},
+		{"empty aud array present, verifier names none", hs, craft(t, hs, hdr, `{"exp":`+exp(time.Hour)+`,"aud":[]}`), jwt.Policy{}, signet.ErrAudience},
+		{"aud mismatch", hs, craft(t, hs, hdr, `{"exp":`+exp(time.Hour)+`,"aud":"web"}`), jwt.Policy{Audience: []string{"api"}}, signet.ErrAudience},
+		{"aud one of several", hs, craft(t, hs, hdr, `{"exp":`+exp(time.Hour)+`,"aud":"api"}`), jwt.Policy{Audience: []string{"web", "api"}}, nil},
+		{"aud array meets one of several", hs, craft(t, hs, hdr, `{"exp":`+exp(time.Hour)+`,"aud":["x","web"]}`), jwt.Policy{Audience: []string{"api", "web"}}, nil},
+		{"aud none of several", hs, craft(t, hs, hdr, `{"exp":`+exp(time.Hour)+`,"aud":["x","y"]}`), jwt.Policy{Audience: []string{"api", "web"}}, signet.ErrAudience},
+		{"aud present, IgnoreAudience", hs, craft(t, hs, hdr, `{"exp":`+exp(time.Hour)+`,"aud":"web"}`), jwt.Policy{IgnoreAudience: true}, nil},
+		{"no aud, verifier names none", hs, good2(t, hs), jwt.Policy{}, nil},
+		{"Audience and IgnoreAudience both set", hs, craft(t, hs, hdr, `{"exp":`+exp(time.Hour)+`,"aud":"api"}`), jwt.Policy{Audience: []string{"api"}, IgnoreAudience: true}, signet.ErrUnsupported},
+		{"an empty Audience value", hs, craft(t, hs, hdr, `{"exp":`+exp(time.Hour)+`,"aud":""}`), jwt.Policy{Audience: []string{""}}, signet.ErrUnsupported},
+		// The exp boundary second (RFC 7519 §4.1.4), as in paseto.
+		{"exp one second ahead", hs, craft(t, hs, hdr, `{"exp":`+exp(time.Second)+`}`), jwt.Policy{}, nil},
+		{"exp at now, zero leeway", hs, craft(t, hs, hdr, `{"exp":`+exp(0)+`}`), jwt.Policy{Leeway: 0}, signet.ErrExpired},
+		{"exp a leeway ago", hs, craft(t, hs, hdr, `{"exp":`+exp(-time.Minute)+`}`), jwt.Policy{Leeway: time.Minute}, signet.ErrExpired},
+		{"exp a leeway less a second ago", hs, craft(t, hs, hdr, `{"exp":`+exp(-59*time.Second)+`}`), jwt.Policy{Leeway: time.Minute}, nil},
+		{"nbf at now", hs, craft(t, hs, hdr, `{"exp":`+exp(time.Hour)+`,"nbf":`+exp(0)+`}`), jwt.Policy{}, nil},
+		{"nbf a second ahead, zero leeway", hs, craft(t, hs, hdr, `{"exp":`+exp(time.Hour)+`,"nbf":`+exp(time.Second)+`}`), jwt.Policy{}, signet.ErrNotYetValid},
+		{"iat a second ahead, zero leeway", hs, craft(t, hs, hdr, `{"exp":`+exp(time.Hour)+`,"iat":`+exp(time.Second)+`}`), jwt.Policy{}, signet.ErrIssuedInFuture},
+		{"negative exp", hs, craft(t, hs, hdr, `{"exp":-1}`), jwt.Policy{}, signet.ErrMalformed},
+		{"exp of 2^53 + 1", hs, craft(t, hs, hdr, `{"exp":9007199254740993}`), jwt.Policy{}, signet.ErrMalformed},
 		{"wrong issuer", hs, craft(t, hs, hdr, `{"exp":`+exp(time.Hour)+`,"iss":"evil"}`), jwt.Policy{Issuer: "good"}, signet.ErrIssuer},
 		{"wrong subject", hs, craft(t, hs, hdr, `{"exp":`+exp(time.Hour)+`,"sub":"u2"}`), jwt.Policy{Subject: "u1"}, signet.ErrSubject},
 		{"wrong jti", hs, craft(t, hs, hdr, `{"exp":`+exp(time.Hour)+`,"jti":"a"}`), jwt.Policy{ID: "b"}, signet.ErrTokenID},
@@ -242,7 +265,7 @@ func TestSecurity(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			p := c.p
-			p.Now = now
+			p.Now = fixed(now)
 			claims, err := jwt.Verify[jwt.Claims](c.keys, c.token, p)
 			if c.want == nil {
 				if err != nil {
@@ -299,10 +322,10 @@ func TestJKUNeverFetched(t *testing.T) {
 	payload := `{"exp":` + exp(time.Hour) + `}`
 	for _, member := range []string{"jku", "x5u"} {
 		h := `{"alg":"HS256","` + member + `":"` + srv.URL + `/keys"}`
-		if _, err := jwt.Verify[jwt.Claims](hs, craft(t, attacker, h, payload), jwt.Policy{Now: now}); !errors.Is(err, signet.ErrSignatureInvalid) {
+		if _, err := jwt.Verify[jwt.Claims](hs, craft(t, attacker, h, payload), jwt.Policy{Now: fixed(now)}); !errors.Is(err, signet.ErrSignatureInvalid) {
 			t.Fatalf("%s with attacker's key: %v", member, err)
 		}
-		if _, err := jwt.Verify[jwt.Claims](hs, craft(t, hs, h, payload), jwt.Policy{Now: now}); err != nil {
+		if _, err := jwt.Verify[jwt.Claims](hs, craft(t, hs, h, payload), jwt.Policy{Now: fixed(now)}); err != nil {
 			t.Fatalf("%s with the right key: %v", member, err)
 		}
 	}

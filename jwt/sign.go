@@ -5,12 +5,13 @@ import (
 	"reflect"
 	"sync/atomic"
 	"unicode/utf8"
-	"unsafe"
 
 	"github.com/signet-go/signet"
 	"github.com/signet-go/signet/internal/b64"
+	"github.com/signet-go/signet/internal/claimcheck"
 	"github.com/signet-go/signet/internal/claimsjson"
 	"github.com/signet-go/signet/internal/keycache"
+	"github.com/signet-go/signet/internal/unsafex"
 )
 
 // Sign returns a signed JWT (JWS compact serialization) carrying claims,
@@ -19,12 +20,24 @@ import (
 // claims is a Claims, a struct embedding Claims, a Map, or any value that
 // encoding/json writes as a JSON object. Claims itself is written without
 // reflection; other types go through encoding/json.
-func Sign[T any](key *signet.Key, claims T) (string, error) {
+//
+// Claims without iat get iat = now, claims without exp get exp = now +
+// DefaultLifetime, as paseto issues them; opts (at most one Options)
+// change the lifetime, the clock, or leave exp out. The defaults go into
+// the token, never into the caller's value. Sign refuses (ErrMalformed)
+// claims that Verify would not read back: dates outside [0, 2^53]
+// seconds, registered claims of the wrong type, a payload that is not a
+// JSON object.
+func Sign[T any](key *signet.Key, claims T, opts ...Options) (string, error) {
+	o, err := issueOptions(opts)
+	if err != nil {
+		return "", err
+	}
 	if c, ok := any(&claims).(*Claims); ok {
-		return signClaims(key, c)
+		return signClaims(key, c, &o) // c is Sign's copy
 	}
 	if t := reflect.TypeFor[T](); t.Kind() == reflect.Struct && canFilter[T]() {
-		return signEmbedded(key, claims) // not through a pointer: that is the caller's value
+		return signEmbedded(key, claims, &o) // not through a pointer: that is the caller's value
 	}
 	// Never issue a token this package would refuse: the payload must read
 	// back as claims (an object, registered claims of the right types).
@@ -33,20 +46,26 @@ func Sign[T any](key *signet.Key, claims T) (string, error) {
 		return "", err
 	}
 	var c Claims
-	if _, err := decodeClaims(unsafe.String(unsafe.SliceData(payload), len(payload)), &c); err != nil {
+	has, err := decodeClaims(unsafex.String(payload), &c) // read before payload is appended to
+	if err != nil {
+		return "", err
+	}
+	if payload, err = addDefaults(payload, has, &o); err != nil {
 		return "", err
 	}
 	return sign(key, payload, "JWT")
 }
 
-// signClaims writes Claims without reflection into a stack buffer.
 // signEmbedded signs a T that embeds Claims (canFilter): the registered
-// claims are written by Claims' own encoder, the other fields by
-// encoding/json, and the two objects joined.
-func signEmbedded[T any](key *signet.Key, claims T) (string, error) {
+// claims, with the issuing defaults, are written by Claims' own encoder,
+// the other fields by encoding/json, and the two objects joined.
+func signEmbedded[T any](key *signet.Key, claims T, o *claimcheck.Issue) (string, error) {
 	rc := any(&claims).(registeredClaims).registered()
 	reg := *rc
 	*rc = Claims{} // claims is a copy: the caller's value is not touched
+	if err := issueDefaults(&reg, o); err != nil {
+		return "", err
+	}
 	rest, err := claimsjson.Object(claims)
 	if err != nil {
 		return "", err
@@ -104,7 +123,12 @@ func isOwnHeader(key *signet.Key, hs string) bool {
 	return e.kid == kid && e.exact && hs == string(e.b64)
 }
 
-func signClaims(key *signet.Key, c *Claims) (string, error) {
+// signClaims writes Claims, with the issuing defaults, without reflection
+// into a stack buffer.
+func signClaims(key *signet.Key, c *Claims, o *claimcheck.Issue) (string, error) {
+	if err := issueDefaults(c, o); err != nil {
+		return "", err
+	}
 	var scratch [512]byte
 	return sign(key, c.appendJSON(scratch[:0]), "JWT")
 }
@@ -155,5 +179,5 @@ func sign(key *signet.Key, payload []byte, typ string) (string, error) {
 	}
 	out = append(out, '.')
 	out = b64.AppendEncode(out, sig)
-	return unsafe.String(unsafe.SliceData(out), len(out)), nil
+	return unsafex.String(out), nil // out is never written again
 }

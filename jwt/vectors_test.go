@@ -89,11 +89,11 @@ func TestRFCVectors(t *testing.T) {
 			}
 
 			if v.Exp != 0 {
-				before := jwt.Policy{Now: time.Unix(v.Exp-1, 0)}
+				before := jwt.Policy{Now: fixed(time.Unix(v.Exp-1, 0))}
 				if _, err := jwt.Verify[jwt.Map](verifier, v.Token, before); err != nil {
 					t.Fatalf("as JWT before exp: %v", err)
 				}
-				after := jwt.Policy{Now: time.Unix(v.Exp, 0)}
+				after := jwt.Policy{Now: fixed(time.Unix(v.Exp, 0))}
 				if _, err := jwt.Verify[jwt.Map](verifier, v.Token, after); !errors.Is(err, signet.ErrExpired) {
 					t.Fatalf("as JWT at exp: %v, want ErrExpired", err)
 				}

@@ -3,12 +3,12 @@ package jwt
 import (
 	"fmt"
 	"strings"
-	"unsafe"
 
 	"github.com/signet-go/signet"
 	"github.com/signet-go/signet/internal/b64"
 	"github.com/signet-go/signet/internal/claimsjson"
 	"github.com/signet-go/signet/internal/clip"
+	"github.com/signet-go/signet/internal/unsafex"
 )
 
 // Verify checks token and returns its claims as a T (Claims, a struct
@@ -120,7 +120,7 @@ func verify(keys signet.Keys, token string, p *Policy) (Header, string, error) {
 		if err != nil {
 			return Header{}, "", err
 		}
-		if h, err = parseHeader(unsafe.String(unsafe.SliceData(hb), len(hb))); err != nil {
+		if h, err = parseHeader(unsafex.String(hb)); err != nil { // hb, on the stack, is not written again
 			return Header{}, "", err
 		}
 	}
@@ -148,7 +148,7 @@ func verify(keys signet.Keys, token string, p *Policy) (Header, string, error) {
 		// Whatever Keys offers, a token costs a bounded number of checks.
 		return Header{}, "", fmt.Errorf("%w: %d candidate keys offered, at most signet.MaxAnonymousCandidates are tried: ambiguous", signet.ErrKeyNotFound, cands.Len())
 	}
-	msg := unsafe.Slice(unsafe.StringData(token), j)
+		msg := unsafex.Bytes(token[:j]) // only read, by the signature check
 	var key *signet.Key
 	for n := range cands.Len() {
 		k := cands.At(n)
@@ -173,7 +173,7 @@ func verify(keys signet.Keys, token string, p *Policy) (Header, string, error) {
 	if !own {
 		out.KeyID, out.Type, out.ContentType = strings.Clone(h.KeyID), intern(h.Type), intern(h.ContentType)
 	}
-	return out, unsafe.String(unsafe.SliceData(pb), len(pb)), nil
+	return out, unsafex.String(pb), nil // pb, a fresh buffer, is not written again
 }
 
 // selectKeys calls the concrete Select of signet's key types directly, so

@@ -100,8 +100,8 @@ func (f *v4Floor) run() {
 func BenchmarkPASETO(b *testing.B) {
 	claims := benchClaims()
 	m := claims.appendJSON(nil)
-	p := Policy{Audience: "https://api.example.com", Issuer: "https://issuer.example.com", Now: benchNow}
-	o := Options{Now: benchNow}
+	p := Policy{Audience: []string{"https://api.example.com"}, Issuer: "https://issuer.example.com", Now: fixed(benchNow)}
+	o := Options{Now: fixed(benchNow)}
 
 	v4l, _ := signet.GenerateKey(signet.V4Local)
 	tok, _ := Encrypt(v4l, claims, o)
@@ -211,8 +211,8 @@ func publicFloor(sk *signet.Key, msg, sig []byte) (sign, verify func()) {
 func BenchmarkRatio(b *testing.B) {
 	claims := benchClaims()
 	m := claims.appendJSON(nil)
-	p := Policy{Audience: "https://api.example.com", Issuer: "https://issuer.example.com", Now: benchNow}
-	o := Options{Now: benchNow}
+	p := Policy{Audience: []string{"https://api.example.com"}, Issuer: "https://issuer.example.com", Now: fixed(benchNow)}
+	o := Options{Now: fixed(benchNow)}
 	v4l, _ := signet.GenerateKey(signet.V4Local)
 	tok, _ := Encrypt(v4l, claims, o)
 	b.Run("v4.local/Encrypt", func(b *testing.B) {

@@ -6,9 +6,9 @@ import (
 	"reflect"
 	"strings"
 	"time"
-	"unsafe"
 
 	"github.com/signet-go/signet"
+	"github.com/signet-go/signet/internal/claimcheck"
 	"github.com/signet-go/signet/internal/claimsjson"
 	"github.com/signet-go/signet/internal/jsonx"
 )
@@ -42,10 +42,12 @@ type registeredClaims interface{ registered() *Claims }
 // json.Number.
 type Map map[string]any
 
+// Which registered claims a payload carried (the bits claimcheck reads).
 const (
-	hasExp uint8 = 1 << iota
-	hasNbf
-	hasIat
+	hasExp = claimcheck.HasExp
+	hasNbf = claimcheck.HasNbf
+	hasIat = claimcheck.HasIat
+	hasAud = claimcheck.HasAud
 )
 
 // appendJSON writes c as a JSON object in field order, omitting zero
@@ -127,6 +129,7 @@ func readClaims(payload string, c *Claims, fold bool) (has uint8, folded bool, e
 		case "sub":
 			c.Subject, ok = m.String(payload)
 		case "aud":
+			has |= hasAud
 			c.Audience, ok = m.String(payload)
 		case "jti":
 			c.ID, ok = m.String(payload)
@@ -169,6 +172,7 @@ func decodeClaimsFast(s string, c *Claims) (has uint8, ok bool) {
 		case "sub":
 			c.Subject = v
 		case "aud":
+			has |= hasAud
 			c.Audience = v
 		case "jti":
 			c.ID = v
@@ -217,15 +221,17 @@ func claimTypeError(name string) error {
 
 // encodeClaims writes claims as the payload of a new token, with the issuing
 // defaults of o: iat = now and exp = now + lifetime when absent (unless
-// o.NoExpiry). The result is checked to read back as valid claims.
+// o.NoExpiry). The result is one the reader takes back: a time that
+// cannot be written as PASETO reads it (a year past 9999) is refused.
 func encodeClaims[T any](scratch []byte, claims T, o *Options) ([]byte, error) {
+	io := o.issue()
 	if c, ok := any(&claims).(*Claims); ok {
-		return c.encode(scratch, o), nil
+		return c.encode(scratch, &io)
 	}
 	if t := reflect.TypeFor[T](); t.Kind() == reflect.Struct && splitter.Can(t) {
-		return encodeEmbedded(scratch, claims, o) // not through a pointer: that is the caller's value
+		return encodeEmbedded(scratch, claims, &io) // not through a pointer: that is the caller's value
 	}
-	return encodeAny(claims, o)
+	return encodeAny(claims, &io)
 }
 
 // splitter decodes and encodes types embedding Claims in two parts (see
@@ -237,7 +243,7 @@ var splitter = claimsjson.NewFilter(reflect.TypeFor[Claims](), "iss", "sub", "au
 // claims with the issuing defaults by Claims' encoder, the other fields by
 // encoding/json, joined. claims is a copy; the caller's value is not
 // touched.
-func encodeEmbedded[T any](scratch []byte, claims T, o *Options) ([]byte, error) {
+func encodeEmbedded[T any](scratch []byte, claims T, o *claimcheck.Issue) ([]byte, error) {
 	rc := any(&claims).(registeredClaims).registered()
 	reg := *rc
 	*rc = Claims{}
@@ -245,28 +251,55 @@ func encodeEmbedded[T any](scratch []byte, claims T, o *Options) ([]byte, error)
 	if err != nil {
 		return nil, err
 	}
-	return claimsjson.Join(reg.encode(scratch, o), rest), nil
+	b, err := reg.encode(scratch, o)
+	if err != nil {
+		return nil, err
+	}
+	return claimsjson.Join(b, rest), nil
 }
 
 // encode writes c with the issuing defaults, without reflection.
-func (c *Claims) encode(scratch []byte, o *Options) []byte {
+func (c *Claims) encode(scratch []byte, o *claimcheck.Issue) ([]byte, error) {
 	cc := *c
-	o.defaults(&cc)
+	defaults(&cc, o)
 	cc.normalize()
-	return cc.appendJSON(scratch)
+	if err := cc.checkTimes(); err != nil {
+		return nil, err
+	}
+	return cc.appendJSON(scratch), nil
+}
+
+// checkTimes refuses a time the reader would not read back (parseTime
+// takes four-digit years).
+func (c *Claims) checkTimes() error {
+	switch {
+	case !validTime(c.ExpiresAt):
+		return timeError("exp", c.ExpiresAt)
+	case !validTime(c.NotBefore):
+		return timeError("nbf", c.NotBefore)
+	case !validTime(c.IssuedAt):
+		return timeError("iat", c.IssuedAt)
+	}
+	return nil
+}
+
+// validTime: absent, or a time the reader takes.
+func validTime(t time.Time) bool { return t.IsZero() || claimcheck.ValidRFC3339(t) }
+
+func timeError(name string, t time.Time) error {
+	return fmt.Errorf("%w: claim %s: %v is outside the years 0000 to 9999 of RFC 3339", signet.ErrMalformed, name, t.UTC())
 }
 
 // encodeAny writes claims other than Claims with encoding/json, then adds
 // iat and exp to the JSON object when it lacks them. The defaults go into
 // the text, never into the caller's value (which a pointer, or an embedded
 // *Claims, would share with other goroutines).
-func encodeAny[T any](claims T, o *Options) ([]byte, error) {
+func encodeAny[T any](claims T, o *claimcheck.Issue) ([]byte, error) {
 	// Times go out in UTC, whole seconds, when the Claims are part of our
-	// copy (embedded by value); through a pointer they are left alone.
-	if r, ok := any(&claims).(registeredClaims); ok {
-		if rc := r.registered(); rc != nil && within(unsafe.Pointer(rc), unsafe.Pointer(&claims), unsafe.Sizeof(claims)) {
-			rc.normalize()
-		}
+	// copy (T embeds them by value, which its type says); through a
+	// pointer they are the caller's, and left alone.
+	if embedsByValue(reflect.TypeFor[T]()) {
+		any(&claims).(registeredClaims).registered().normalize()
 	}
 	payload, err := claimsjson.Object(claims)
 	if err != nil {
@@ -277,29 +310,58 @@ func encodeAny[T any](claims T, o *Options) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	now := o.now()
-	add := func(name string, t time.Time) {
+	needExp := has&hasExp == 0 && !o.NoExpiry
+	if has&hasIat != 0 && !needExp {
+		return payload, nil // nothing to fill in: the clock is not read
+	}
+	now := o.Clock()
+	add := func(name string, t time.Time) error {
+		if !claimcheck.ValidRFC3339(t) {
+			return timeError(name, t)
+		}
 		payload = payload[:len(payload)-1] // the closing brace
 		if len(payload) > 1 {
 			payload = append(payload, ',')
 		}
-		payload = append(payload, name...)
 		payload = append(payload, '"')
+		payload = append(payload, name...)
+		payload = append(payload, '"', ':', '"')
 		payload = appendTime(payload, t)
 		payload = append(payload, '"', '}')
+		return nil
 	}
 	if has&hasIat == 0 {
-		add(`"iat":`, now)
+		if err := add("iat", now); err != nil {
+			return nil, err
+		}
 	}
-	if has&hasExp == 0 && !o.NoExpiry {
-		add(`"exp":`, now.Add(o.lifetime()))
+	if needExp {
+		if err := add("exp", o.Expiry(now)); err != nil {
+			return nil, err
+		}
 	}
 	return payload, nil
 }
 
-// within reports whether p points into the size bytes at base.
-func within(p, base unsafe.Pointer, size uintptr) bool {
-	return uintptr(p) >= uintptr(base) && uintptr(p) < uintptr(base)+size
+// embedsByValue reports whether t is a struct whose registered method
+// (the one *T has) is Claims' reached through fields alone: Claims is
+// embedded, at the shallowest depth, along a path without a pointer. Its
+// Claims are then part of every T value. False means "not known to be":
+// the times are then written as they are, which the reader also takes.
+func embedsByValue(t reflect.Type) bool {
+	if t.Kind() != reflect.Struct {
+		return false
+	}
+	f, ok := t.FieldByName("Claims")
+	if !ok || !f.Anonymous || f.Type != reflect.TypeFor[Claims]() {
+		return false // absent, ambiguous, not embedded, a *Claims or another Claims
+	}
+	for i := range f.Index[:len(f.Index)-1] {
+		if t.FieldByIndex(f.Index[:i+1]).Type.Kind() != reflect.Struct {
+			return false // through an embedded pointer: the caller's value
+		}
+	}
+	return true
 }
 
 // decodeInto gives the caller the verified claims as a T; when T embeds

@@ -15,7 +15,7 @@
 //	sk, _ := signet.GenerateKey(signet.V4Public)
 //	tok, err := paseto.Sign(sk, paseto.Claims{Audience: "api"}, paseto.Options{})
 //	pk, _ := sk.Public()
-//	c, err := paseto.Verify[paseto.Claims](pk, tok, paseto.Policy{Audience: "api"})
+//	c, err := paseto.Verify[paseto.Claims](pk, tok, paseto.Policy{Audience: []string{"api"}})
 //
 // Prefer v4 (XChaCha20 + BLAKE2b, Ed25519); use v3 (AES-256-CTR +
 // HMAC-SHA384, ECDSA P-384) where NIST algorithms are required.
@@ -26,9 +26,18 @@
 // nbf, iat as RFC 3339 times); embed them in a struct of your own for more.
 // Issuing sets iat to now and exp to now + Options.Lifetime (one hour by
 // default) when the claims lack them; opt out of exp with
-// Options.NoExpiry. Checking requires exp unless Policy.NoExpiry, allows a
-// bounded Leeway, and checks iss, aud, sub and jti when the Policy names
-// them. The payload must be a JSON object without repeated member names.
+// Options.NoExpiry (jwt.Sign issues alike). Issuing refuses
+// (signet.ErrMalformed) what the reader would refuse: a time outside the
+// years 0000 to 9999, a Map time that is not strict RFC 3339.
+//
+// Checking requires exp unless Policy.NoExpiry, treats a token as expired
+// at exp, allows a bounded Leeway (zero means none), and checks iss, sub
+// and jti when the Policy names them. A token with aud must name one of
+// Policy.Audience; one without aud is refused when Policy.Audience is set,
+// and one with aud is refused when it is not, unless Policy.IgnoreAudience
+// (for tokens whose audience is checked elsewhere). These are the checks
+// of package jwt, from the same code. The payload must be a JSON object
+// without repeated member names.
 //
 // # Footers and implicit assertions
 //

@@ -24,7 +24,7 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	c, err := paseto.Decrypt[MyClaims](key, tok, paseto.Policy{Audience: "api", Implicit: []byte("tenant-42")})
+	c, err := paseto.Decrypt[MyClaims](key, tok, paseto.Policy{Audience: []string{"api"}, Implicit: []byte("tenant-42")})
 	fmt.Println(c.Subject, c.Role, err)
 
 	// Another tenant's assertion does not authenticate.

@@ -15,7 +15,7 @@ func FuzzOpen(f *testing.F) {
 	local, _ := signet.NewKey(signet.V4Local, make([]byte, 32))
 	secret, _ := signet.GenerateKey(signet.V4Public)
 	public, _ := secret.Public()
-	o := paseto.Options{Now: time.Unix(1_800_000_000, 0), Footer: []byte(`{"kid":"k"}`)}
+	o := paseto.Options{Now: fixed(time.Unix(1_800_000_000, 0)), Footer: []byte(`{"kid":"k"}`)}
 	for _, c := range []paseto.Claims{{Subject: "a"}, {Audience: "b", ID: "c"}} {
 		tok, _ := paseto.Encrypt(local, c, o)
 		f.Add(tok)
@@ -27,9 +27,9 @@ func FuzzOpen(f *testing.F) {
 	f.Add("v4.local..")
 	sentinels := []error{signet.ErrMalformed, signet.ErrTooLarge, signet.ErrSignatureInvalid, signet.ErrAlgorithmMismatch,
 		signet.ErrKeyNotFound, signet.ErrUnsupported, signet.ErrExpired, signet.ErrNotYetValid, signet.ErrIssuedInFuture,
-		signet.ErrMissingClaim, signet.ErrFooter}
+		signet.ErrMissingClaim, signet.ErrFooter, signet.ErrAudience}
 	f.Fuzz(func(t *testing.T, tok string) {
-		p := paseto.Policy{Now: time.Unix(1_800_000_000, 0)}
+		p := paseto.Policy{Now: fixed(time.Unix(1_800_000_000, 0)), IgnoreAudience: true}
 		for _, try := range []func() error{
 			func() error { _, err := paseto.Decrypt[paseto.Claims](local, tok, p); return err },
 			func() error { _, err := paseto.Verify[paseto.Map](public, tok, p); return err },

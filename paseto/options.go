@@ -6,12 +6,13 @@ import (
 	"time"
 
 	"github.com/signet-go/signet"
-	"github.com/signet-go/signet/internal/clip"
+	"github.com/signet-go/signet/internal/claimcheck"
 )
 
 // DefaultLifetime is the life of a token issued without exp, when
-// Options.Lifetime is zero (PASETO's recommended default).
-const DefaultLifetime = time.Hour
+// Options.Lifetime is zero (PASETO's recommended default; the same as
+// jwt.DefaultLifetime).
+const DefaultLifetime = claimcheck.DefaultLifetime
 
 // DefaultMaxSize is the largest token accepted when Policy.MaxSize is zero.
 const DefaultMaxSize = 64 << 10
@@ -19,10 +20,13 @@ const DefaultMaxSize = 64 << 10
 // MaxFooterSize is the largest footer accepted, encoded or not.
 const MaxFooterSize = 8 << 10
 
-// MaxLeeway bounds Policy.Leeway.
-const MaxLeeway = 5 * time.Minute
+// MaxLeeway bounds Policy.Leeway (the same as jwt.MaxLeeway).
+const MaxLeeway = claimcheck.MaxLeeway
 
-// Options are what a token is issued with besides its claims.
+// Options are what a token is issued with besides its claims. Claims
+// without iat get iat = now; claims without exp get exp = now + Lifetime,
+// unless NoExpiry (jwt.Options issue alike). Claims that carry both are
+// written as they are, and the clock is not read.
 type Options struct {
 	// Footer is authenticated but not encrypted: put key IDs there (a
 	// PASERK lid, pid or sid), never keys. At most MaxFooterSize bytes; a
@@ -33,39 +37,30 @@ type Options struct {
 	// token; the verifier must present the same bytes (Policy.Implicit).
 	Implicit []byte
 	// Lifetime sets exp = now + Lifetime when the claims have no exp; zero
-	// means DefaultLifetime.
+	// means DefaultLifetime. Negative, or set with NoExpiry, is an error.
 	Lifetime time.Duration
 	// NoExpiry issues a token without exp when the claims have none.
 	NoExpiry bool
-	// Now is the issuing time; the zero Time means time.Now().
-	Now time.Time
+	// Now is the issuing clock; nil means time.Now.
+	Now func() time.Time
 }
 
-func (o *Options) now() time.Time {
-	if o.Now.IsZero() {
-		return time.Now()
-	}
-	return o.Now
-}
-
-func (o *Options) lifetime() time.Duration {
-	if o.Lifetime <= 0 {
-		return DefaultLifetime
-	}
-	return o.Lifetime
+// issue returns the issuing defaults of o.
+func (o *Options) issue() claimcheck.Issue {
+	return claimcheck.Issue{Lifetime: o.Lifetime, NoExpiry: o.NoExpiry, Now: o.Now}
 }
 
 // defaults sets iat and exp where c lacks them.
-func (o *Options) defaults(c *Claims) {
+func defaults(c *Claims, o *claimcheck.Issue) {
 	if !c.IssuedAt.IsZero() && (!c.ExpiresAt.IsZero() || o.NoExpiry) {
 		return // nothing to fill in: the clock is not read
 	}
-	now := o.now()
+	now := o.Clock()
 	if c.IssuedAt.IsZero() {
 		c.IssuedAt = now
 	}
 	if c.ExpiresAt.IsZero() && !o.NoExpiry {
-		c.ExpiresAt = now.Add(o.lifetime())
+		c.ExpiresAt = o.Expiry(now)
 	}
 }
 
@@ -73,6 +68,10 @@ func (o *Options) defaults(c *Claims) {
 // refuse: an oversized footer, or one that fails their footer check
 // (checkFooter).
 func (o *Options) check(key *signet.Key) error {
+	i := o.issue()
+	if err := i.Valid("paseto options"); err != nil {
+		return err
+	}
 	if len(o.Footer) > MaxFooterSize {
 		return fmt.Errorf("%w: footer is %d bytes, limit %d", signet.ErrTooLarge, len(o.Footer), MaxFooterSize)
 	}
@@ -80,25 +79,35 @@ func (o *Options) check(key *signet.Key) error {
 }
 
 // Policy states what a token must satisfy beyond authenticating under the
-// key. The zero Policy is the safe default: exp required, no leeway, any
-// footer, no implicit assertion, tokens up to DefaultMaxSize bytes.
+// key. The zero Policy is the safe default: exp required, a token naming
+// an audience refused, no leeway, any footer, no implicit assertion,
+// tokens up to DefaultMaxSize bytes. jwt.Policy applies the same claim
+// rules.
 type Policy struct {
-	Issuer   string // when set, iss must equal it
-	Audience string // when set, aud must equal it
-	Subject  string // when set, sub must equal it
-	ID       string // when set, jti must equal it
+	Issuer string // when set, iss must equal it
+	// Audience names the audiences this verifier answers to: aud must be
+	// one of them, and a token without aud is refused. When empty, a
+	// token that has an aud claim is refused unless IgnoreAudience.
+	Audience []string
+	// IgnoreAudience skips the aud check altogether: only for tokens whose
+	// audience is checked elsewhere (by the caller, after the token
+	// opens). Setting it with Audience is a policy error.
+	IgnoreAudience bool
+	Subject        string // when set, sub must equal it
+	ID             string // when set, jti must equal it
 	// Footer, when not nil, is the footer the token must carry (compared
 	// in constant time); nil accepts any footer, which is authenticated
 	// either way.
 	Footer []byte
 	// Implicit is the implicit assertion the token was issued with.
 	Implicit []byte
-	// Leeway allows for clock skew in exp, nbf and iat, at most MaxLeeway.
+	// Leeway allows for clock skew in exp, nbf and iat, at most MaxLeeway;
+	// zero means none.
 	Leeway time.Duration
 	// NoExpiry accepts tokens without exp; exp is still enforced if present.
 	NoExpiry bool
-	// Now is the time to validate at; the zero Time means time.Now().
-	Now time.Time
+	// Now is the clock to validate at; nil means time.Now.
+	Now func() time.Time
 	// MaxSize is the largest token accepted, in bytes; zero means
 	// DefaultMaxSize. Larger tokens are refused before any other work.
 	MaxSize int
@@ -107,8 +116,9 @@ type Policy struct {
 var errPolicy = fmt.Errorf("%w: paseto policy", signet.ErrUnsupported)
 
 func (p *Policy) check() (int, error) {
-	if p.Leeway < 0 || p.Leeway > MaxLeeway {
-		return 0, fmt.Errorf("%w: Leeway %v outside [0, %v]", errPolicy, p.Leeway, MaxLeeway)
+	if !claimcheck.Fine(p.Leeway, p.Audience, p.IgnoreAudience) {
+		r := p.rules()
+		return 0, r.Valid("paseto policy")
 	}
 	switch {
 	case p.MaxSize == 0:
@@ -126,38 +136,19 @@ func (p *Policy) checkFooter(f []byte) error {
 	return nil
 }
 
+// rules are the claim rules of p.
+func (p *Policy) rules() claimcheck.Rules {
+	return claimcheck.Rules{Issuer: p.Issuer, Subject: p.Subject, ID: p.ID, Audience: p.Audience,
+		IgnoreAudience: p.IgnoreAudience, NoExpiry: p.NoExpiry, Leeway: p.Leeway, Now: p.Now}
+}
+
 // validate checks the registered claims (PASETO Validators: NotExpired,
-// ValidAt, IssuedBy, ForAudience, Subject, IdentifiedBy).
+// ValidAt, IssuedBy, ForAudience, Subject, IdentifiedBy) with the rules
+// jwt shares (internal/claimcheck).
 func (p *Policy) validate(c *Claims, has uint8) error {
-	now := p.Now
-	if now.IsZero() {
-		now = time.Now()
-	}
-	switch {
-	case has&hasExp == 0:
-		if !p.NoExpiry {
-			return fmt.Errorf("%w: exp", signet.ErrMissingClaim)
-		}
-	case now.Add(-p.Leeway).After(c.ExpiresAt):
-		return fmt.Errorf("%w: exp %s", signet.ErrExpired, c.ExpiresAt.Format(time.RFC3339))
-	}
-	if has&hasNbf != 0 && now.Add(p.Leeway).Before(c.NotBefore) {
-		return fmt.Errorf("%w: nbf %s", signet.ErrNotYetValid, c.NotBefore.Format(time.RFC3339))
-	}
-	if has&hasIat != 0 && c.IssuedAt.After(now.Add(p.Leeway)) {
-		return fmt.Errorf("%w: iat %s", signet.ErrIssuedInFuture, c.IssuedAt.Format(time.RFC3339))
-	}
-	if p.Issuer != "" && c.Issuer != p.Issuer {
-		return fmt.Errorf("%w: iss %q", signet.ErrIssuer, clip.String(c.Issuer))
-	}
-	if p.Audience != "" && c.Audience != p.Audience {
-		return fmt.Errorf("%w: aud %q", signet.ErrAudience, clip.String(c.Audience))
-	}
-	if p.Subject != "" && c.Subject != p.Subject {
-		return fmt.Errorf("%w: sub %q", signet.ErrSubject, clip.String(c.Subject))
-	}
-	if p.ID != "" && c.ID != p.ID {
-		return fmt.Errorf("%w: jti %q", signet.ErrTokenID, clip.String(c.ID))
-	}
-	return nil
+	aud := [1]string{c.Audience}
+	r := p.rules()
+	return r.Check(&claimcheck.Claims{Has: has,
+		Exp: claimcheck.Of(c.ExpiresAt), Nbf: claimcheck.Of(c.NotBefore), Iat: claimcheck.Of(c.IssuedAt),
+		Issuer: c.Issuer, Subject: c.Subject, ID: c.ID, Audience: aud[:]})
 }

@@ -70,12 +70,12 @@ func TestRoundTrip(t *testing.T) {
 			k := key(t, alg)
 			v := public(t, k)
 			c := appClaims{Claims: paseto.Claims{Issuer: "iss", Subject: "u1", Audience: "api", ID: "j"}, Role: "admin"}
-			o := paseto.Options{Footer: []byte(`{"kid":"` + k.KeyID() + `"}`), Implicit: []byte("tenant-7"), Now: now}
+			o := paseto.Options{Footer: []byte(`{"kid":"` + k.KeyID() + `"}`), Implicit: []byte("tenant-7"), Now: fixed(now)}
 			tok := issue(t, k, c, o)
 			if !strings.HasPrefix(tok, string(alg)+".") {
 				t.Fatalf("token %s", tok)
 			}
-			p := paseto.Policy{Issuer: "iss", Subject: "u1", Audience: "api", ID: "j", Footer: o.Footer, Implicit: o.Implicit, Now: now}
+			p := paseto.Policy{Issuer: "iss", Subject: "u1", Audience: []string{"api"}, ID: "j", Footer: o.Footer, Implicit: o.Implicit, Now: fixed(now)}
 			got, err := check[appClaims](v, tok, p)
 			if err != nil {
 				t.Fatal(err)
@@ -107,14 +107,14 @@ func TestRoundTrip(t *testing.T) {
 
 func TestDefaultsAndExpiry(t *testing.T) {
 	k := key(t, signet.V4Local)
-	tok := issue(t, k, paseto.Claims{}, paseto.Options{Now: now, Lifetime: time.Minute})
-	if _, err := paseto.Decrypt[paseto.Claims](k, tok, paseto.Policy{Now: now.Add(59 * time.Second)}); err != nil {
+	tok := issue(t, k, paseto.Claims{}, paseto.Options{Now: fixed(now), Lifetime: time.Minute})
+	if _, err := paseto.Decrypt[paseto.Claims](k, tok, paseto.Policy{Now: fixed(now.Add(59 * time.Second))}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := paseto.Decrypt[paseto.Claims](k, tok, paseto.Policy{Now: now.Add(61 * time.Second)}); !errors.Is(err, signet.ErrExpired) {
+	if _, err := paseto.Decrypt[paseto.Claims](k, tok, paseto.Policy{Now: fixed(now.Add(61 * time.Second))}); !errors.Is(err, signet.ErrExpired) {
 		t.Fatalf("after lifetime: %v", err)
 	}
-	if _, err := paseto.Decrypt[paseto.Claims](k, tok, paseto.Policy{Now: now.Add(61 * time.Second), Leeway: 2 * time.Second}); err != nil {
+	if _, err := paseto.Decrypt[paseto.Claims](k, tok, paseto.Policy{Now: fixed(now.Add(61 * time.Second)), Leeway: 2 * time.Second}); err != nil {
 		t.Fatalf("within leeway: %v", err)
 	}
 	// Each default is filled in on its own: iat alone gets exp = now +
@@ -125,31 +125,31 @@ func TestDefaultsAndExpiry(t *testing.T) {
 		o        paseto.Options
 		iat, exp time.Time
 	}{
-		{paseto.Claims{IssuedAt: iat}, paseto.Options{Now: now}, iat, now.Add(paseto.DefaultLifetime)},
-		{paseto.Claims{ExpiresAt: exp}, paseto.Options{Now: now}, now, exp},
-		{paseto.Claims{IssuedAt: iat, ExpiresAt: exp}, paseto.Options{Now: now}, iat, exp},
-		{paseto.Claims{IssuedAt: iat}, paseto.Options{Now: now, NoExpiry: true}, iat, time.Time{}},
+		{paseto.Claims{IssuedAt: iat}, paseto.Options{Now: fixed(now)}, iat, now.Add(paseto.DefaultLifetime)},
+		{paseto.Claims{ExpiresAt: exp}, paseto.Options{Now: fixed(now)}, now, exp},
+		{paseto.Claims{IssuedAt: iat, ExpiresAt: exp}, paseto.Options{Now: fixed(now)}, iat, exp},
+		{paseto.Claims{IssuedAt: iat}, paseto.Options{Now: fixed(now), NoExpiry: true}, iat, time.Time{}},
 	} {
-		got, err := paseto.Decrypt[paseto.Claims](k, issue(t, k, c.in, c.o), paseto.Policy{Now: now, NoExpiry: true})
+		got, err := paseto.Decrypt[paseto.Claims](k, issue(t, k, c.in, c.o), paseto.Policy{Now: fixed(now), NoExpiry: true})
 		if err != nil || !got.IssuedAt.Equal(c.iat) || !got.ExpiresAt.Equal(c.exp) {
 			t.Errorf("%+v with %+v: iat %v exp %v (%v), want %v %v", c.in, c.o, got.IssuedAt, got.ExpiresAt, err, c.iat, c.exp)
 		}
 	}
-	never := issue(t, k, paseto.Claims{}, paseto.Options{Now: now, NoExpiry: true})
-	if _, err := paseto.Decrypt[paseto.Claims](k, never, paseto.Policy{Now: now}); !errors.Is(err, signet.ErrMissingClaim) {
+	never := issue(t, k, paseto.Claims{}, paseto.Options{Now: fixed(now), NoExpiry: true})
+	if _, err := paseto.Decrypt[paseto.Claims](k, never, paseto.Policy{Now: fixed(now)}); !errors.Is(err, signet.ErrMissingClaim) {
 		t.Fatalf("no exp: %v", err)
 	}
-	if _, err := paseto.Decrypt[paseto.Claims](k, never, paseto.Policy{Now: now, NoExpiry: true}); err != nil {
+	if _, err := paseto.Decrypt[paseto.Claims](k, never, paseto.Policy{Now: fixed(now), NoExpiry: true}); err != nil {
 		t.Fatalf("no exp, opted out: %v", err)
 	}
 	// A pointer to claims, or an embedded *Claims, gets the defaults in the
 	// token, never in the caller's value.
 	shared := &appClaims{}
-	pt := issue(t, k, shared, paseto.Options{Now: now})
+	pt := issue(t, k, shared, paseto.Options{Now: fixed(now)})
 	if !shared.ExpiresAt.IsZero() || !shared.IssuedAt.IsZero() {
 		t.Fatalf("caller's claims changed: %+v", shared)
 	}
-	if c, err := paseto.Decrypt[paseto.Claims](k, pt, paseto.Policy{Now: now}); err != nil || !c.ExpiresAt.Equal(now.Add(paseto.DefaultLifetime)) {
+	if c, err := paseto.Decrypt[paseto.Claims](k, pt, paseto.Policy{Now: fixed(now)}); err != nil || !c.ExpiresAt.Equal(now.Add(paseto.DefaultLifetime)) {
 		t.Fatalf("%+v %v", c, err)
 	}
 	type withPtr struct {
@@ -157,15 +157,25 @@ func TestDefaultsAndExpiry(t *testing.T) {
 		Role string `json:"role"`
 	}
 	tmpl := withPtr{Claims: &paseto.Claims{Subject: "alice"}, Role: "r"}
-	issue(t, k, tmpl, paseto.Options{Now: now})
+	issue(t, k, tmpl, paseto.Options{Now: fixed(now)})
 	if !tmpl.ExpiresAt.IsZero() || !tmpl.IssuedAt.IsZero() {
 		t.Fatalf("embedded *Claims changed: %+v", tmpl.Claims)
 	}
 	// A map gets the defaults too.
-	mt := issue(t, k, paseto.Map{"sub": "m"}, paseto.Options{Now: now})
-	if c, err := paseto.Decrypt[paseto.Claims](k, mt, paseto.Policy{Now: now}); err != nil || c.Subject != "m" || c.ExpiresAt.IsZero() {
+	mt := issue(t, k, paseto.Map{"sub": "m"}, paseto.Options{Now: fixed(now)})
+	if c, err := paseto.Decrypt[paseto.Claims](k, mt, paseto.Policy{Now: fixed(now)}); err != nil || c.Subject != "m" || c.ExpiresAt.IsZero() {
 		t.Fatalf("%+v %v", c, err)
 	}
+}
+
+// craftPublic signs payload as it is into a public token.
+func craftPublic(t *testing.T, k *signet.Key, payload string) string {
+	t.Helper()
+	tok, err := paseto.SignBytes(k, []byte(payload), paseto.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tok
 }
 
 func craftLocal(t *testing.T, k *signet.Key, payload string) string {
@@ -195,6 +205,8 @@ func TestSecurity(t *testing.T) {
 		return local[:dot+1] + b64.EncodeToString(r)
 	}
 	ssKey := ed
+	pub4 := public(t, v4s)
+	rfc := func(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 	cases := []struct {
 		name string
 		keys signet.Keys
@@ -225,9 +237,31 @@ func TestSecurity(t *testing.T) {
 		{"expired", v4l, craftLocal(t, v4l, `{"exp":"2020-01-01T00:00:00Z"}`), paseto.Policy{}, signet.ErrExpired},
 		{"not yet valid", v4l, craftLocal(t, v4l, `{"exp":"`+exp+`","nbf":"`+exp+`"}`), paseto.Policy{}, signet.ErrNotYetValid},
 		{"issued in the future", v4l, craftLocal(t, v4l, `{"exp":"`+exp+`","iat":"`+exp+`"}`), paseto.Policy{}, signet.ErrIssuedInFuture},
-		{"wrong audience", v4l, craftLocal(t, v4l, `{"exp":"`+exp+`","aud":"web"}`), paseto.Policy{Audience: "api"}, signet.ErrAudience},
-		{"aud as array", v4l, craftLocal(t, v4l, `{"exp":"`+exp+`","aud":["api"]}`), paseto.Policy{Audience: "api"}, signet.ErrMalformed},
+		{"wrong audience", v4l, craftLocal(t, v4l, `{"exp":"`+exp+`","aud":"web"}`), paseto.Policy{Audience: []string{"api"}}, signet.ErrAudience},
+		{"aud as array", v4l, craftLocal(t, v4l, `{"exp":"`+exp+`","aud":["api"]}`), paseto.Policy{Audience: []string{"api"}}, signet.ErrMalformed},
 		{"wrong issuer", v4l, craftLocal(t, v4l, `{"exp":"`+exp+`","iss":"x"}`), paseto.Policy{Issuer: "y"}, signet.ErrIssuer},
+		// Audience (RFC 7519 §4.1.3), as in jwt: a token with aud is for
+		// the verifiers it names; one that names none refuses it unless it
+		// opts out.
+		{"aud present, verifier names none", v4l, craftLocal(t, v4l, `{"exp":"`+exp+`","aud":"api"}`), paseto.Policy{}, signet.ErrAudience},
+		{"empty aud present, verifier names none", v4l, craftLocal(t, v4l, `{"exp":"`+exp+`","aud":""}`), paseto.Policy{}, signet.ErrAudience},
+		{"aud present, verifier names none (public)", pub4, craftPublic(t, v4s, `{"exp":"`+exp+`","aud":"api"}`), paseto.Policy{}, signet.ErrAudience},
+		{"aud one of several", v4l, craftLocal(t, v4l, `{"exp":"`+exp+`","aud":"api"}`), paseto.Policy{Audience: []string{"web", "api"}}, nil},
+		{"aud none of several", v4l, craftLocal(t, v4l, `{"exp":"`+exp+`","aud":"x"}`), paseto.Policy{Audience: []string{"web", "api"}}, signet.ErrAudience},
+		{"no aud, verifier names one", v4l, craftLocal(t, v4l, `{"exp":"`+exp+`"}`), paseto.Policy{Audience: []string{"api"}}, signet.ErrAudience},
+		{"no aud, verifier names none", v4l, craftLocal(t, v4l, `{"exp":"`+exp+`"}`), paseto.Policy{}, nil},
+		{"aud present, IgnoreAudience", v4l, craftLocal(t, v4l, `{"exp":"`+exp+`","aud":"web"}`), paseto.Policy{IgnoreAudience: true}, nil},
+		{"Audience and IgnoreAudience both set", v4l, craftLocal(t, v4l, `{"exp":"`+exp+`","aud":"api"}`), paseto.Policy{Audience: []string{"api"}, IgnoreAudience: true}, signet.ErrUnsupported},
+		// The exp boundary second (RFC 7519 §4.1.4), as in jwt: expired at exp.
+		{"exp at now, zero leeway", v4l, craftLocal(t, v4l, `{"exp":"`+rfc(now)+`"}`), paseto.Policy{Leeway: 0}, signet.ErrExpired},
+		{"exp one second ahead", v4l, craftLocal(t, v4l, `{"exp":"`+rfc(now.Add(time.Second))+`"}`), paseto.Policy{}, nil},
+		{"exp a nanosecond ahead", v4l, craftLocal(t, v4l, `{"exp":"`+now.Add(time.Nanosecond).Format(time.RFC3339Nano)+`"}`), paseto.Policy{}, nil},
+		{"exp at now in another offset", v4l, craftLocal(t, v4l, `{"exp":"`+now.In(time.FixedZone("", 3600)).Format(time.RFC3339)+`"}`), paseto.Policy{}, signet.ErrExpired},
+		{"exp a leeway ago", v4l, craftLocal(t, v4l, `{"exp":"`+rfc(now.Add(-time.Minute))+`"}`), paseto.Policy{Leeway: time.Minute}, signet.ErrExpired},
+		{"exp a leeway less a second ago", v4l, craftLocal(t, v4l, `{"exp":"`+rfc(now.Add(-59*time.Second))+`"}`), paseto.Policy{Leeway: time.Minute}, nil},
+		{"nbf at now", v4l, craftLocal(t, v4l, `{"exp":"`+exp+`","nbf":"`+rfc(now)+`"}`), paseto.Policy{}, nil},
+		{"nbf a second ahead, zero leeway", v4l, craftLocal(t, v4l, `{"exp":"`+exp+`","nbf":"`+rfc(now.Add(time.Second))+`"}`), paseto.Policy{}, signet.ErrNotYetValid},
+		{"iat a second ahead, zero leeway", v4l, craftLocal(t, v4l, `{"exp":"`+exp+`","iat":"`+rfc(now.Add(time.Second))+`"}`), paseto.Policy{}, signet.ErrIssuedInFuture},
 		{"exp as a number", v4l, craftLocal(t, v4l, `{"exp":1893456000}`), paseto.Policy{}, signet.ErrMalformed},
 		{"exp with lowercase t", v4l, craftLocal(t, v4l, `{"exp":"2099-01-01t00:00:00Z"}`), paseto.Policy{}, signet.ErrMalformed},
 		{"missing exp", v4l, craftLocal(t, v4l, `{"sub":"x"}`), paseto.Policy{}, signet.ErrMissingClaim},
@@ -236,8 +270,8 @@ func TestSecurity(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			p := c.p
-			if p.Now.IsZero() {
-				p.Now = now
+			if p.Now == nil {
+				p.Now = fixed(now)
 			}
 			var err error
 			if strings.HasPrefix(c.tok, "v4.public") || strings.HasPrefix(c.tok, "v3.public") {
@@ -280,9 +314,9 @@ func TestFooterGuards(t *testing.T) {
 	} {
 		// A footer readers refuse is refused at issue, with their sentinel
 		// (TestFooterIssuedIsReadable reads such tokens made past the check).
-		tok, err := paseto.Encrypt(k, paseto.Claims{ExpiresAt: exp}, paseto.Options{Now: now, Footer: []byte(footer)})
+		tok, err := paseto.Encrypt(k, paseto.Claims{ExpiresAt: exp}, paseto.Options{Now: fixed(now), Footer: []byte(footer)})
 		if err == nil {
-			_, err = paseto.Decrypt[paseto.Claims](set, tok, paseto.Policy{Now: now})
+			_, err = paseto.Decrypt[paseto.Claims](set, tok, paseto.Policy{Now: fixed(now)})
 		}
 		if want == nil && err != nil || want != nil && !errors.Is(err, want) {
 			t.Errorf("footer %s: got %v, want %v", footer, err, want)
@@ -296,7 +330,7 @@ func TestFooterGuards(t *testing.T) {
 func TestParseTimeAgreesWithEncodingJSON(t *testing.T) {
 	k := key(t, signet.V4Local)
 	tm := time.Date(2030, 5, 6, 7, 8, 9, 0, time.FixedZone("", -5*3600))
-	tok := issue(t, k, appClaims{Claims: paseto.Claims{ExpiresAt: tm}}, paseto.Options{Now: now})
+	tok := issue(t, k, appClaims{Claims: paseto.Claims{ExpiresAt: tm}}, paseto.Options{Now: fixed(now)})
 	payload, err := paseto.DecryptBytes(k, tok, paseto.Policy{})
 	if err != nil {
 		t.Fatal(err)

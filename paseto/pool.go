@@ -2,7 +2,8 @@ package paseto
 
 import (
 	"sync"
-	"unsafe"
+
+	"github.com/signet-go/signet/internal/unsafex"
 )
 
 // pool is a typed sync.Pool of per-key states.
@@ -15,5 +16,6 @@ func newPool[T any](make func() *T) *pool[T] {
 func (p *pool[T]) get() *T  { return p.p.Get().(*T) }
 func (p *pool[T]) put(v *T) { p.p.Put(v) }
 
-// bytesToString views b as a string. b must never be written again.
-func bytesToString(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
+// bytesToString views b as a string (unsafex.String): b must never be
+// written again.
+func bytesToString(b []byte) string { return unsafex.String(b) }

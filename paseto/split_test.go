@@ -20,7 +20,7 @@ type withRole struct {
 func TestEmbeddedClaimsPaths(t *testing.T) {
 	k, _ := signet.GenerateKey(signet.V4Local)
 	now := time.Date(2026, 11, 22, 3, 0, 0, 0, time.UTC)
-	o := Options{Now: now}
+	o := Options{Now: fixed(now)}
 	in := withRole{Claims: Claims{Subject: "u1", Audience: "api"}, Role: "admin"}
 	tok, err := Encrypt(k, in, o)
 	if err != nil {
@@ -29,7 +29,7 @@ func TestEmbeddedClaimsPaths(t *testing.T) {
 	if !in.ExpiresAt.IsZero() {
 		t.Fatal("issuing defaults written into the caller's value")
 	}
-	p := Policy{Audience: "api", Now: now}
+	p := Policy{Audience: []string{"api"}, Now: fixed(now)}
 	out, err := Decrypt[withRole](k, tok, p)
 	if err != nil {
 		t.Fatal(err)
@@ -50,7 +50,7 @@ func TestEmbeddedClaimsPaths(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := Decrypt[withRole](k, tok, Policy{Now: now}); !errors.Is(err, want) {
+		if _, err := Decrypt[withRole](k, tok, Policy{Now: fixed(now)}); !errors.Is(err, want) {
 			t.Errorf("%s: %v", payload, err)
 		}
 	}

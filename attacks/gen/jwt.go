@@ -20,7 +20,7 @@ import (
 
 // claims is a claims set of the shape the lab's Payload reads.
 func claims(sub string, expires int64) string {
-	return fmt.Sprintf(`{"iss":"https://issuer.example.com","sub":%q,"aud":"https://api.example.com","exp":%d,"iat":%d}`, sub, expires, issued)
+	return fmt.Sprintf(`{"iss":"https://issuer.example.com","sub":%q,"aud":%q,"exp":%d,"iat":%d}`, sub, attacks.Audience, expires, issued)
 }
 
 func in(header, payload string) string { return seg(header) + "." + seg(payload) }

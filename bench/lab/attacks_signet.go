@@ -3,6 +3,7 @@ package lab
 import (
 	"time"
 
+	"github.com/signet-go/signet/attacks"
 	"github.com/signet-go/signet/jwt"
 )
 
@@ -13,7 +14,7 @@ import (
 
 // VerifyAt is Verify with now as the clock (JWTVerifierAt).
 func (s *signetJWTOps) VerifyAt(token string, p *Payload, now time.Time) error {
-	c, err := jwt.Verify[claims](s.key, token, jwt.Policy{MaxSize: 1 << 20, Now: now})
+	c, err := jwt.Verify[claims](s.key, token, jwt.Policy{MaxSize: 1 << 20, Now: func() time.Time { return now }, Audience: []string{attacks.Audience}})
 	if err != nil {
 		return err
 	}

@@ -88,7 +88,11 @@ func TestJWTPeersInterop(t *testing.T) {
 						}
 						for name, v := range map[string]JWT{"peer": peer, "verify-only peer": peerVerifier} {
 							var back Payload
-							if err := v.Verify(tok, &back); err != nil {
+							err := v.Verify(tok, &back)
+							if p.IssuedAt == 0 {
+								back.IssuedAt = 0 // signet adds iat to a payload without one
+							}
+							if err != nil {
 								t.Errorf("%s: %s refuses signet's token: %v", size, name, err)
 							} else if !reflect.DeepEqual(&back, p) {
 								t.Errorf("%s: %s reads signet's token as\n%+v\nwant\n%+v", size, name, back, *p)

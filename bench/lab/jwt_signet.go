@@ -34,24 +34,34 @@ type claims struct {
 	Data *Data `json:"data,omitempty"`
 }
 
+// Sign: signet adds iat (now) to a payload without one (the "tiny"
+// class), as its defaults say; a payload without exp stands for a token
+// without one, as the peers issue it, so the default exp is turned off.
 func (s *signetJWTOps) Sign(p *Payload) (string, error) {
+	o := jwt.Options{NoExpiry: p.ExpiresAt == 0}
 	if s.registered && p.Data == nil {
 		rc := jwt.Claims{Issuer: p.Issuer, Subject: p.Subject, ExpiresAt: jwt.NumericDate(p.ExpiresAt), IssuedAt: jwt.NumericDate(p.IssuedAt)}
 		if p.Audience != "" {
 			rc.Audience = jwt.Audience{p.Audience}
 		}
-		return jwt.Sign(s.key, rc)
+		return jwt.Sign(s.key, rc, o)
 	}
 	c := claims{Claims: jwt.Claims{Issuer: p.Issuer, Subject: p.Subject, ExpiresAt: jwt.NumericDate(p.ExpiresAt), IssuedAt: jwt.NumericDate(p.IssuedAt)}, Data: p.Data}
 	if p.Audience != "" {
 		c.Audience = jwt.Audience{p.Audience}
 	}
-	return jwt.Sign(s.key, c)
+	return jwt.Sign(s.key, c, o)
 }
+
+// labPolicy is the policy the lab verifies with: the peers are configured
+// without an audience and do not check aud, so signet skips it too
+// (IgnoreAudience), doing the same work; the security matrix names the
+// corpus's audience instead (attacks_signet.go).
+var labPolicy = jwt.Policy{MaxSize: 1 << 20, IgnoreAudience: true}
 
 func (s *signetJWTOps) Verify(token string, p *Payload) error {
 	if s.registered {
-		c, err := jwt.Verify[jwt.Claims](s.key, token, jwt.Policy{MaxSize: 1 << 20})
+		c, err := jwt.Verify[jwt.Claims](s.key, token, labPolicy)
 		if err != nil {
 			return err
 		}
@@ -61,7 +71,7 @@ func (s *signetJWTOps) Verify(token string, p *Payload) error {
 		}
 		return nil
 	}
-	c, err := jwt.Verify[claims](s.key, token, jwt.Policy{MaxSize: 1 << 20})
+	c, err := jwt.Verify[claims](s.key, token, labPolicy)
 	if err != nil {
 		return err
 	}

@@ -7,10 +7,10 @@
 //	signet keygen ALG [--kid ID]
 //	signet pub [--alg ALG] < KEY
 //	signet jwt sign --key F [--claims F] [--exp DURATION] [--kid ID] [--alg ALG] [--secret-encoding ENC]
-//	signet jwt verify (--key F | --jwks F) [--iss S] [--aud S] [--leeway D] [--no-exp] [--alg ALG] [--secret-encoding ENC]
+//	signet jwt verify (--key F | --jwks F) [--iss S] [--aud S]... [--any-aud] [--leeway D] [--no-exp] [--alg ALG] [--secret-encoding ENC]
 //	signet jwt inspect
 //	signet paseto encrypt|sign --key F [--claims F] [--exp DURATION | --no-exp] [--footer S] [--implicit S]
-//	signet paseto decrypt|verify --key F [--footer S] [--implicit S] [--iss S] [--aud S] [--sub S] [--leeway D] [--no-exp]
+//	signet paseto decrypt|verify --key F [--footer S] [--implicit S] [--iss S] [--aud S]... [--any-aud] [--sub S] [--leeway D] [--no-exp]
 //	signet httpsig sign --key F --label L --components '"@method" "@path" …' [--keyid K] [--created now|UNIX] [--expires UNIX] [--nonce N] [--tag T] [--digest sha-256|sha-512]
 //	signet httpsig verify (--key F | --jwks F) [--label L] [--tag T] [--require '"content-digest" …'] [--insecure-skip-default-coverage] [--max-age D] [--no-created] [--unsigned-body] [--now UNIX]
 //	signet httpsig base [--label L]
@@ -114,10 +114,16 @@
 //
 // jwt verify reads a token on stdin, checks it against one key (--key) or
 // a JWK Set (--jwks, the key picked by the token's kid) and the policy
-// given by --iss, --aud, --leeway and --no-exp, and prints the claims
-// exactly as signed. exp is required unless --no-exp is given.
+// given by --iss, --aud, --any-aud, --leeway and --no-exp, and prints the
+// claims exactly as signed. exp is required unless --no-exp is given, and
+// a token is expired at exp. --aud names the audiences the verifier
+// answers to (repeat it, or give a comma-separated list): the token's aud
+// must hold one of them. A token that has aud is rejected when no --aud is
+// given (RFC 7519 §4.1.3), unless --any-aud says the audience is checked
+// elsewhere.
 //
 //	signet jwt verify --key es256.pub.jwk --aud api < token
+//	signet jwt verify --key es256.pub.jwk --aud api --aud billing < token
 //
 // jwt inspect prints the header and claims of a token on stdin without
 // checking anything, as {"header":…,"claims":…,"verified":false}, and
@@ -147,8 +153,10 @@
 //
 // paseto decrypt and paseto verify read a token on stdin, check it with
 // the key (local for decrypt; public or private for verify) and the
-// policy given by --iss, --aud, --sub, --leeway and --no-exp, and print
-// the claims exactly as issued. exp is required unless --no-exp is given.
+// policy given by --iss, --aud, --any-aud, --sub, --leeway and --no-exp,
+// and print the claims exactly as issued, with the rules of jwt verify:
+// exp is required unless --no-exp is given, a token is expired at exp, and
+// a token that has aud needs a matching --aud (or --any-aud).
 // --footer is the footer the token must carry (any footer otherwise);
 // --implicit is the implicit assertion it was issued with. A token of
 // another version or purpose than the key is rejected: a v3 key never

@@ -8,6 +8,7 @@ import (
 	"encoding/pem"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -96,7 +97,7 @@ func TestSignVerifyEveryAlgorithm(t *testing.T) {
 				}
 			}
 			// And the library agrees.
-			if _, err := jwt.Verify[jwt.Map](key, token, jwt.Policy{Now: testNow}); err != nil {
+			if _, err := jwt.Verify[jwt.Map](key, token, jwt.Policy{Now: func() time.Time { return testNow }, Audience: []string{"web"}}); err != nil {
 				t.Errorf("jwt.Verify refuses the CLI's token: %v", err)
 			}
 		})
@@ -122,7 +123,7 @@ func TestSignClaimsFileAndKid(t *testing.T) {
 		t.Errorf("header %s", got)
 	}
 	// A key file with a kid accepts tokens without one.
-	r := runAt(t, testNow, token, "jwt", "verify", "--key", verifyPath)
+	r := runAt(t, testNow, token, "jwt", "verify", "--key", verifyPath, "--aud", "web,api")
 	wantCode(t, r, exitOK, "verify a token without kid")
 }
 
@@ -174,7 +175,7 @@ func TestSignVerifyPEM(t *testing.T) {
 	if got := segment(t, token, 0); got != `{"alg":"PS256","kid":"rsa","typ":"JWT"}` {
 		t.Errorf("header %s", got)
 	}
-	r = runAt(t, testNow, token, "jwt", "verify", "--key", pubPEM, "--alg", "PS256")
+	r = runAt(t, testNow, token, "jwt", "verify", "--key", pubPEM, "--alg", "PS256", "--aud", "other", "--aud", "api")
 	wantCode(t, r, exitOK, "verify PS256 with PEM")
 	if r.stdout != claims+"\n" {
 		t.Errorf("verify printed %q", r.stdout)
@@ -203,7 +204,7 @@ func TestSignVerifyPEM(t *testing.T) {
 			t.Fatal(err)
 		}
 		pub := writeFile(t, dir, name+".pub", pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: der}))
-		r := runAt(t, testNow, token, "jwt", "verify", "--key", pub)
+		r := runAt(t, testNow, token, "jwt", "verify", "--key", pub, "--aud", "api")
 		wantCode(t, r, exitOK, "verify with EC PEM "+name)
 	}
 }
@@ -226,7 +227,7 @@ func TestSignVerifyRawSecret(t *testing.T) {
 		if got := segment(t, token, 0); got != `{"alg":"`+alg+`","typ":"JWT"}` {
 			t.Errorf("header %s", got)
 		}
-		r := runAt(t, testNow, token, append([]string{"jwt", "verify", "--key", withNL, "--alg", alg}, raw...)...)
+		r := runAt(t, testNow, token, append([]string{"jwt", "verify", "--key", withNL, "--alg", alg, "--aud", "api"}, raw...)...)
 		wantCode(t, r, exitOK, "verify "+alg+" with the same file")
 		if r.stdout != claims+"\n" {
 			t.Errorf("verify printed %q", r.stdout)
@@ -242,7 +243,7 @@ func TestSignVerifyRawSecret(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := jwt.Verify[jwt.Claims](k, token, jwt.Policy{Now: testNow}); err != nil {
+		if _, err := jwt.Verify[jwt.Claims](k, token, jwt.Policy{Now: func() time.Time { return testNow }, Audience: []string{"api"}}); err != nil {
 			t.Errorf("jwt.Verify: %v", err)
 		}
 	}
@@ -311,7 +312,7 @@ func TestVerifyJWKS(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			token := signToken(t, testNow, claims, tt.sign...)
-			r := runAt(t, testNow, token, "jwt", "verify", "--jwks", jwks)
+			r := runAt(t, testNow, token, "jwt", "verify", "--jwks", jwks, "--aud", "api")
 			wantCode(t, r, tt.code, tt.name)
 			if tt.code == exitOK && r.stdout != claims+"\n" {
 				t.Errorf("verify printed %q", r.stdout)
@@ -420,7 +421,10 @@ func TestVerifyRejects(t *testing.T) {
 		{"right audience and issuer", testNow, token, []string{"--aud", "api", "--iss", "https://issuer.example"}},
 	}
 	for _, tt := range accepted {
-		r := runAt(t, tt.now, tt.token, append([]string{"jwt", "verify", "--key", verifyPath}, tt.flags...)...)
+		r := runAt(t, tt.now, tt.token, append([]string{"jwt", "verify", "--key", verifyPath, "--any-aud"}, tt.flags...)...)
+		if slices.Contains(tt.flags, "--aud") {
+			r = runAt(t, tt.now, tt.token, append([]string{"jwt", "verify", "--key", verifyPath}, tt.flags...)...)
+		}
 		want := exitOK
 		if strings.HasPrefix(tt.name, "expired") {
 			want = exitRejected

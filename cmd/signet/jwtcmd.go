@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/signet-go/signet"
+	"github.com/signet-go/signet/internal/claimcheck"
 	"github.com/signet-go/signet/internal/clip"
 	"github.com/signet-go/signet/internal/jsonx"
 	"github.com/signet-go/signet/jwt"
@@ -116,6 +117,7 @@ func checkClaims(claims []byte) (exp int64, hasExp bool, err error) {
 		case "exp", "nbf", "iat":
 			var v int64
 			v, ok = m.Int(s)
+			ok = ok && claimcheck.ValidNumericDate(v) // what jwt.Verify reads
 			if name == "exp" {
 				exp, hasExp = v, true
 			}
@@ -136,7 +138,7 @@ func checkClaims(claims []byte) (exp int64, hasExp bool, err error) {
 func claimType(name string) string {
 	switch name {
 	case "exp", "nbf", "iat":
-		return "want a number of seconds (at most 2^53)"
+		return "want a number of seconds from 0 to 2^53"
 	case "aud":
 		return "want a string or an array of strings"
 	}
@@ -181,15 +183,15 @@ func setExp(claims []byte, exp int64) ([]byte, error) {
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
-// jwtVerify: signet jwt verify (--key F | --jwks F) [--iss S] [--aud S]
+// jwtVerify: signet jwt verify (--key F | --jwks F) [--iss S] [--aud S]... [--any-aud]
 // [--leeway D] [--no-exp] [--alg ALG]. On success the claims, exactly as
 // signed, go to stdout.
 func (c *cli) jwtVerify(args []string) error {
-	cmd := newCommand("jwt verify", "jwt verify (--key F | --jwks F) [--iss S] [--aud S] [--leeway D] [--no-exp] [--alg ALG] < TOKEN")
+	cmd := newCommand("jwt verify", "jwt verify (--key F | --jwks F) [--iss S] [--aud S]... [--any-aud] [--leeway D] [--no-exp] [--alg ALG] [--secret-encoding ENC] < TOKEN")
 	keyPath := cmd.fs.String("key", "", "key `file` (JWK or PEM, public or private, or a raw HMAC secret with --secret-encoding)")
 	jwksPath := cmd.fs.String("jwks", "", "JWK Set `file`; the token's kid selects the key")
 	iss := cmd.fs.String("iss", "", "required issuer (iss claim)")
-	aud := cmd.fs.String("aud", "", "required audience (one of the aud claim's values)")
+	aud, anyAud := audienceFlags(cmd)
 	leeway := cmd.fs.Duration("leeway", 0, fmt.Sprintf("clock skew allowed for exp, nbf and iat, at most %v", jwt.MaxLeeway))
 	noExp := cmd.fs.Bool("no-exp", false, "accept a token without exp (exp is still checked when present)")
 	algName := cmd.fs.String("alg", "", "`ALG` for a --key file that does not name it (raw secret, RSA PEM, JWK without \"alg\")")
@@ -207,6 +209,8 @@ func (c *cli) jwtVerify(args []string) error {
 		return cmd.usageErr("--alg applies to --key; a JWK Set names each key's algorithm")
 	case *leeway < 0 || *leeway > jwt.MaxLeeway:
 		return cmd.usageErr("--leeway must be between 0 and %v", jwt.MaxLeeway)
+	case len(*aud) > 0 && *anyAud:
+		return cmd.usageErr("give --aud or --any-aud, not both")
 	}
 	alg, err := cmd.jwsAlg(*algName, set["alg"])
 	if err != nil {
@@ -231,12 +235,13 @@ func (c *cli) jwtVerify(args []string) error {
 		return err
 	}
 	p := jwt.Policy{
-		Issuer:   *iss,
-		Audience: *aud,
-		Leeway:   *leeway,
-		NoExpiry: *noExp,
-		Now:      c.now(),
-		MaxSize:  maxInput,
+		Issuer:         *iss,
+		Audience:       *aud,
+		IgnoreAudience: *anyAud,
+		Leeway:         *leeway,
+		NoExpiry:       *noExp,
+		Now:            c.now,
+		MaxSize:        maxInput,
 	}
 	claims, err := jwt.Verify[json.RawMessage](keys, token, p)
 	if err != nil {

@@ -150,14 +150,14 @@ const usageTemplate = `Usage:
         (JWK in, JWK out; PEM in, SPKI PEM out; k4.secret in, k4.public out)
   signet jwt sign --key F [--claims F] [--exp DURATION] [--kid ID] [--alg ALG] [--secret-encoding ENC]
         sign the claims JSON (from --claims F, or stdin) as a JWT
-  signet jwt verify (--key F | --jwks F) [--iss S] [--aud S] [--leeway D] [--no-exp] [--alg ALG] [--secret-encoding ENC]
+  signet jwt verify (--key F | --jwks F) [--iss S] [--aud S]... [--any-aud] [--leeway D] [--no-exp] [--alg ALG] [--secret-encoding ENC]
         verify the JWT on stdin and print its claims
   signet jwt inspect
         print the header and claims of the JWT on stdin, NOT verified
   signet paseto encrypt|sign --key F [--claims F] [--exp DURATION | --no-exp] [--footer S] [--implicit S]
         issue the claims JSON (from --claims F, or stdin) as a local
         (encrypted) or public (signed) PASETO token
-  signet paseto decrypt|verify --key F [--footer S] [--implicit S] [--iss S] [--aud S] [--sub S] [--leeway D] [--no-exp]
+  signet paseto decrypt|verify --key F [--footer S] [--implicit S] [--iss S] [--aud S]... [--any-aud] [--sub S] [--leeway D] [--no-exp]
         check the PASETO token on stdin and print its claims
         (sign and verify also take --alg v4.public|v3.public for a PEM key)
   signet httpsig sign --key F --label L --components '"@method" "@path" …' [--keyid K] [--created now|UNIX] [--expires UNIX] [--nonce N] [--tag T] [--digest sha-256|sha-512]

@@ -149,7 +149,7 @@ func TestPASETORoundTripEveryAlgorithm(t *testing.T) {
 			}
 
 			// The claims come back exactly as issued.
-			r := read(t, testNow, alg, token, "--key", readPath)
+			r := read(t, testNow, alg, token, "--key", readPath, "--aud", "api")
 			wantCode(t, r, exitOK, "paseto "+readCmd(alg))
 			if r.stdout != claims+"\n" {
 				t.Errorf("claims:\n got %s\nwant %s", r.stdout, claims)
@@ -159,7 +159,7 @@ func TestPASETORoundTripEveryAlgorithm(t *testing.T) {
 			}
 			// A private key verifies too.
 			if !isLocal(alg) {
-				wantCode(t, read(t, testNow, alg, token, "--key", issuePath), exitOK, "verify with the private key")
+				wantCode(t, read(t, testNow, alg, token, "--key", issuePath, "--aud", "api"), exitOK, "verify with the private key")
 			}
 			// The library reads the token as well.
 			key, err := loadKey(readPath, "", secretNone)
@@ -168,9 +168,9 @@ func TestPASETORoundTripEveryAlgorithm(t *testing.T) {
 			}
 			var m paseto.Map
 			if isLocal(alg) {
-				m, err = paseto.Decrypt[paseto.Map](key, token, paseto.Policy{Now: testNow})
+				m, err = paseto.Decrypt[paseto.Map](key, token, paseto.Policy{Now: func() time.Time { return testNow }, Audience: []string{"api"}})
 			} else {
-				m, err = paseto.Verify[paseto.Map](key, token, paseto.Policy{Now: testNow})
+				m, err = paseto.Verify[paseto.Map](key, token, paseto.Policy{Now: func() time.Time { return testNow }, Audience: []string{"api"}})
 			}
 			if err != nil || m["sub"] != "alice" {
 				t.Errorf("the library reads %v (%v)", m, err)
@@ -188,9 +188,14 @@ func TestPASETORoundTripEveryAlgorithm(t *testing.T) {
 				want string
 			}{
 				{[]string{"--iss", "https://issuer.example", "--aud", "api", "--sub", "alice"}, exitOK, ""},
-				{[]string{"--iss", "https://other.example"}, exitRejected, "iss"},
+				{[]string{"--iss", "https://other.example", "--aud", "api"}, exitRejected, "iss"},
 				{[]string{"--aud", "web"}, exitRejected, "aud"},
-				{[]string{"--sub", "bob"}, exitRejected, "sub"},
+				{[]string{"--aud", "web,api"}, exitOK, ""},
+				{[]string{"--aud", "web", "--aud", "api"}, exitOK, ""},
+				{nil, exitRejected, "audience"}, // the token has aud, the reader named none
+				{[]string{"--any-aud"}, exitOK, ""},
+				{[]string{"--any-aud", "--aud", "api"}, exitUsage, "not both"},
+				{[]string{"--sub", "bob", "--any-aud"}, exitRejected, "sub"},
 			} {
 				r := read(t, testNow, alg, token, append([]string{"--key", readPath}, tt.args...)...)
 				wantCode(t, r, tt.code, strings.Join(tt.args, " "))
@@ -239,7 +244,7 @@ func TestPASETOFooterAndImplicit(t *testing.T) {
 				{"no implicit", []string{"--footer", footer}, exitRejected, "signature invalid"},
 			}
 			for _, tt := range tests {
-				r := read(t, testNow, alg, token, append([]string{"--key", readPath}, tt.args...)...)
+				r := read(t, testNow, alg, token, append([]string{"--key", readPath, "--any-aud"}, tt.args...)...)
 				wantCode(t, r, tt.code, tt.name)
 				if tt.code == exitOK && r.stdout != claims+"\n" {
 					t.Errorf("%s: claims %q", tt.name, r.stdout)
@@ -251,8 +256,8 @@ func TestPASETOFooterAndImplicit(t *testing.T) {
 
 			// A token without footer or implicit assertion.
 			plain := issue(t, testNow, alg, claims, "--key", issuePath)
-			wantCode(t, read(t, testNow, alg, plain, "--key", readPath, "--footer", ""), exitOK, "empty footer expected and found")
-			wantCode(t, read(t, testNow, alg, plain, "--key", readPath, "--implicit", ""), exitOK, "empty implicit assertion")
+			wantCode(t, read(t, testNow, alg, plain, "--key", readPath, "--footer", "", "--aud", "api"), exitOK, "empty footer expected and found")
+			wantCode(t, read(t, testNow, alg, plain, "--key", readPath, "--implicit", "", "--aud", "api"), exitOK, "empty implicit assertion")
 			r := read(t, testNow, alg, plain, "--key", readPath, "--footer", footer)
 			wantCode(t, r, exitRejected, "footer expected, none found")
 			r = read(t, testNow, alg, plain, "--key", readPath, "--implicit", "tenant-1")
@@ -299,8 +304,9 @@ func TestPASETOExpiry(t *testing.T) {
 				t.Errorf("--exp claims %q, want %q", r.stdout, want)
 			}
 			exp := testNow.Add(90 * time.Minute)
-			wantCode(t, read(t, exp, alg, token, "--key", readPath), exitOK, "read at exp")
-			r = read(t, exp.Add(time.Second), alg, token, "--key", readPath)
+			// The token is expired at exp (RFC 7519), not a second later.
+			wantCode(t, read(t, exp.Add(-time.Second), alg, token, "--key", readPath), exitOK, "read the second before exp")
+			r = read(t, exp, alg, token, "--key", readPath)
 			wantCode(t, r, exitRejected, "read after exp")
 			if !strings.Contains(r.stderr, "expired") {
 				t.Errorf("read after exp: stderr %q", r.stderr)
@@ -409,8 +415,8 @@ func TestPASETOPEMKey(t *testing.T) {
 
 		claims := pasetoClaimsAt(testNow)
 		token := issue(t, testNow, alg, claims, "--key", pemPath, "--alg", string(alg))
-		wantCode(t, read(t, testNow, alg, token, "--key", pubPath), exitOK, "verify PEM-signed token")
-		wantCode(t, read(t, testNow, alg, token, "--key", pemPath, "--alg", string(alg)), exitOK, "verify with PEM --alg")
+		wantCode(t, read(t, testNow, alg, token, "--key", pubPath, "--aud", "api"), exitOK, "verify PEM-signed token")
+		wantCode(t, read(t, testNow, alg, token, "--key", pemPath, "--alg", string(alg), "--aud", "api"), exitOK, "verify with PEM --alg")
 
 		// Without --alg a PEM key is a JWS key.
 		r := runAt(t, testNow, claims, "paseto", "sign", "--key", pemPath)

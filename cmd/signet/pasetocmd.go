@@ -106,7 +106,7 @@ func (c *cli) pasetoIssue(args []string, public bool) error {
 			return err
 		}
 	}
-	o := paseto.Options{Now: now}
+	o := paseto.Options{Now: func() time.Time { return now }}
 	if set["footer"] {
 		o.Footer = []byte(*footer)
 	}
@@ -139,16 +139,16 @@ func (c *cli) pasetoIssue(args []string, public bool) error {
 }
 
 // pasetoCheck: signet paseto decrypt|verify --key F [--footer S]
-// [--implicit S] [--iss S] [--aud S] [--sub S] [--leeway D] [--no-exp]
+// [--implicit S] [--iss S] [--aud S]... [--any-aud] [--sub S] [--leeway D] [--no-exp]
 // (and [--alg ALG] for verify). On success the claims, exactly as issued,
 // go to stdout.
 func (c *cli) pasetoCheck(args []string, public bool) error {
 	name := "paseto decrypt"
-	synopsis := "paseto decrypt --key F [--footer S] [--implicit S] [--iss S] [--aud S] [--sub S] [--leeway D] [--no-exp] < TOKEN"
+	synopsis := "paseto decrypt --key F [--footer S] [--implicit S] [--iss S] [--aud S]... [--any-aud] [--sub S] [--leeway D] [--no-exp] < TOKEN"
 	keyHelp := "local key `file`: a k4.local or k3.local PASERK"
 	if public {
 		name = "paseto verify"
-		synopsis = "paseto verify --key F [--footer S] [--implicit S] [--iss S] [--aud S] [--sub S] [--leeway D] [--no-exp] [--alg ALG] < TOKEN"
+		synopsis = "paseto verify --key F [--footer S] [--implicit S] [--iss S] [--aud S]... [--any-aud] [--sub S] [--leeway D] [--no-exp] [--alg ALG] < TOKEN"
 		keyHelp = "public or private key `file`: a k4.public, k4.secret, k3.public or k3.secret PASERK, or PEM with --alg"
 	}
 	cmd := newCommand(name, synopsis)
@@ -156,7 +156,7 @@ func (c *cli) pasetoCheck(args []string, public bool) error {
 	footer := cmd.fs.String("footer", "", "the footer `S` the token must carry (default: any footer)")
 	implicit := cmd.fs.String("implicit", "", "the implicit assertion `S` the token was issued with")
 	iss := cmd.fs.String("iss", "", "required issuer (iss claim)")
-	aud := cmd.fs.String("aud", "", "required audience (aud claim)")
+	aud, anyAud := audienceFlags(cmd)
 	sub := cmd.fs.String("sub", "", "required subject (sub claim)")
 	leeway := cmd.fs.Duration("leeway", 0, fmt.Sprintf("clock skew allowed for exp, nbf and iat, at most %v", paseto.MaxLeeway))
 	noExp := cmd.fs.Bool("no-exp", false, "accept a token without exp (exp is still checked when present)")
@@ -175,6 +175,8 @@ func (c *cli) pasetoCheck(args []string, public bool) error {
 		return cmd.usageErr("--key is required")
 	case *leeway < 0 || *leeway > paseto.MaxLeeway:
 		return cmd.usageErr("--leeway must be between 0 and %v", paseto.MaxLeeway)
+	case len(*aud) > 0 && *anyAud:
+		return cmd.usageErr("give --aud or --any-aud, not both")
 	}
 	alg, err := cmd.pasetoPublicAlg(algName, set["alg"])
 	if err != nil {
@@ -193,13 +195,14 @@ func (c *cli) pasetoCheck(args []string, public bool) error {
 		return err
 	}
 	p := paseto.Policy{
-		Issuer:   *iss,
-		Audience: *aud,
-		Subject:  *sub,
-		Leeway:   *leeway,
-		NoExpiry: *noExp,
-		Now:      c.now(),
-		MaxSize:  maxInput,
+		Issuer:         *iss,
+		Audience:       *aud,
+		IgnoreAudience: *anyAud,
+		Subject:        *sub,
+		Leeway:         *leeway,
+		NoExpiry:       *noExp,
+		Now:            c.now,
+		MaxSize:        maxInput,
 	}
 	if set["footer"] {
 		p.Footer = []byte(*footer) // not nil: "" requires an empty footer

@@ -49,7 +49,7 @@ func readBack(key *signet.Key, read func(signet.Keys) error) (verdict error, err
 // readBackJWT reads back a JWT issued at now (readBack).
 func readBackJWT(key *signet.Key, token string, now time.Time) (verdict, err error) {
 	return readBack(key, func(k signet.Keys) error {
-		_, err := jwt.Verify[json.RawMessage](k, token, jwt.Policy{NoExpiry: true, Now: now, MaxSize: maxInput})
+		_, err := jwt.Verify[json.RawMessage](k, token, jwt.Policy{NoExpiry: true, Now: func() time.Time { return now }, MaxSize: maxInput})
 		return err
 	})
 }
