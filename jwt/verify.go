@@ -148,7 +148,7 @@ func verify(keys signet.Keys, token string, p *Policy) (Header, string, error) {
 		// Whatever Keys offers, a token costs a bounded number of checks.
 		return Header{}, "", fmt.Errorf("%w: %d candidate keys offered, at most signet.MaxAnonymousCandidates are tried: ambiguous", signet.ErrKeyNotFound, cands.Len())
 	}
-		msg := unsafex.Bytes(token[:j]) // only read, by the signature check
+	msg := unsafex.Bytes(token[:j]) // only read, by the signature check
 	var key *signet.Key
 	for n := range cands.Len() {
 		k := cands.At(n)
