@@ -184,8 +184,8 @@ func interopLib(ctx context.Context, t *testing.T, l Language, lib string, keys 
 	want := map[string]expect{}
 	for _, alg := range interopAlgs {
 		k := keys[alg]
-		sign := func(c appClaims) string {
-			tok, err := jwt.Sign(k.private, c)
+		sign := func(c appClaims, o ...jwt.Options) string {
+			tok, err := jwt.Sign(k.private, c, o...)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -195,7 +195,7 @@ func interopLib(ctx context.Context, t *testing.T, l Language, lib string, keys 
 		good := sign(appClaims{jwt.Claims{Issuer: "signet", Subject: sub, Audience: jwt.Audience{"xlang"},
 			IssuedAt: jwt.NumericDate(now), ExpiresAt: jwt.NumericDate(now + 3600)}, "admin", 7})
 		expired := sign(appClaims{Claims: jwt.Claims{Subject: sub, IssuedAt: jwt.NumericDate(now - 7200), ExpiresAt: jwt.NumericDate(now - 3600)}})
-		noExp := sign(appClaims{Claims: jwt.Claims{Subject: sub, IssuedAt: jwt.NumericDate(now)}})
+		noExp := sign(appClaims{Claims: jwt.Claims{Subject: sub, IssuedAt: jwt.NumericDate(now)}}, jwt.Options{NoExpiry: true}) // jwt.Sign would add a one-hour exp
 		payload := `{"sub":"` + sub + `","iat":` + strconv.FormatInt(now, 10) + `,"exp":` + strconv.FormatInt(now+3600, 10) + `}`
 		verifyCases := map[string]struct {
 			tok string
