@@ -16,6 +16,7 @@ package attacks
 import (
 	"bufio"
 	"crypto"
+	"crypto/ed25519"
 	"crypto/tls"
 	"encoding/base64"
 	"encoding/json"
@@ -233,8 +234,18 @@ func (c Case) SignetKey() (*signet.Key, error) {
 // Material is the verifier's key as crypto values, for libraries other
 // than signet: the secret of a symmetric key, or the public key (and the
 // private key, when the case gives one).
+//
+// A key signet refuses to make because it is weak (signet.ErrWeakKey: an
+// Ed25519 public key of small order) is still handed out, as the raw
+// ed25519.PublicKey its JWK or PASERK encodes, so that the other libraries
+// can be asked whether they accept what it "verifies".
 func (c Case) Material() (secret []byte, public crypto.PublicKey, private crypto.Signer, err error) {
 	k, err := c.SignetKey()
+	if errors.Is(err, signet.ErrWeakKey) {
+		if pub, rawErr := c.rawEd25519(); rawErr == nil {
+			return nil, pub, nil, nil
+		}
+	}
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -245,6 +256,32 @@ func (c Case) Material() (secret []byte, public crypto.PublicKey, private crypto
 		private, _ = k.Material().(crypto.Signer)
 	}
 	return nil, k.PublicMaterial(), private, nil
+}
+
+// rawEd25519 decodes the case's Ed25519 public key from its JWK (OKP,
+// Ed25519) or k4.public PASERK without judging the point.
+func (c Case) rawEd25519() (ed25519.PublicKey, error) {
+	var x string
+	switch {
+	case len(c.Key.JWK) > 0:
+		var j struct{ Kty, Crv, X string }
+		if err := json.Unmarshal(c.Key.JWK, &j); err != nil {
+			return nil, err
+		}
+		if j.Kty != "OKP" || j.Crv != "Ed25519" {
+			return nil, errors.New("not an Ed25519 JWK")
+		}
+		x = j.X
+	case strings.HasPrefix(c.Key.PASERK, "k4.public."):
+		x = strings.TrimPrefix(c.Key.PASERK, "k4.public.")
+	default:
+		return nil, errors.New("not an Ed25519 key")
+	}
+	b, err := base64.RawURLEncoding.Strict().DecodeString(x)
+	if err != nil || len(b) != ed25519.PublicKeySize {
+		return nil, errors.New("not an Ed25519 public key")
+	}
+	return ed25519.PublicKey(b), nil
 }
 
 // KeyID is the verifier key's ID: Key.KID, or the JWK's kid.

@@ -194,6 +194,31 @@ func (g *gen) httpsig() []attacks.Case {
 	lenient := get.sign(hsig{comps: getComps, params: params(issued, "test-key-ed25519", "")}, "http", edSign, true)
 	lenient = replaceOnce(lenient, `sig1=("@method" "@authority"`, `sig1=("@method", "@authority"`)
 
+	// Coverage: a signature over no component, and one over content-type
+	// only, each valid, presented on a request they say nothing about.
+	adminJSON := hreq{method: "DELETE", path: "/admin/everything", host: "example.com", fields: [][2]string{date, {"Content-Type", "application/json"}}}
+	emptyCoverage := adminJSON.sign(hsig{params: params(issued, "test-key-ed25519", "")}, "http", edSign, true)
+	typeOnly := adminJSON.sign(hsig{comps: []string{`"content-type"`}, params: params(issued, "test-key-ed25519", "")}, "http", edSign, true)
+
+	// Response signatures made by a server with its key, presented as
+	// request signatures: one covering @status and the response's
+	// content fields (copied onto a request with the same body), one
+	// covering the request's components through ;req, as a signing oracle
+	// answering a client's Accept-Signature would have made it.
+	respInput := `("@status" "content-type" "content-digest")` + params(issued, "test-key-ed25519", "")
+	respBase := "\"@status\": 200\n\"content-type\": application/json\n\"content-digest\": " + digestField(body) + "\n\"@signature-params\": " + respInput
+	respAsRequest := post.message("sig1="+respInput, "sig1=:"+b64std(edSign(respBase))+":")
+	reqInput := `("@method";req "@authority";req "@path";req)` + params(issued, "test-key-ed25519", "")
+	reqBase := "\"@method\";req: GET\n\"@authority\";req: example.com\n\"@path\";req: /items\n\"@signature-params\": " + reqInput
+	reqAsRequest := get.message("sig1="+reqInput, "sig1=:"+b64std(edSign(reqBase))+":")
+
+	// expires exactly at the verifier's clock, and a far-future expires
+	// with a nonce.
+	expiresNow := get.sign(hsig{comps: getComps, params: params(issued, "test-key-ed25519", fmt.Sprintf(";expires=%d", now))}, "http", edSign, true)
+	farExpires := fmt.Sprintf(";expires=%d;nonce=\"kx8f3-far-future\"", exp)
+	farReplay := get.sign(hsig{comps: getComps, params: params(issued, "test-key-ed25519", farExpires)}, "http", edSign, true)
+	farOld := get.sign(hsig{comps: getComps, params: params(now-3600, "test-key-ed25519", farExpires)}, "http", edSign, true)
+
 	cases := []attacks.Case{
 		// Controls.
 		{ID: "httpsig-control-hmac", Title: "GET signed with hmac-sha256 (control)", Alg: "hmac-sha256", Key: keyHMAC, Message: hmacGet,
@@ -254,6 +279,37 @@ func (g *gen) httpsig() []attacks.Case {
 			Message:     get.sign(hsig{comps: getComps, params: params(issued, "test-shared-secret", `;nonce="b3k2pp5k7z-50gnwp.yemd"`)}, "http", hmacSign, true),
 			SignetError: "httpsig.ErrReplay",
 			References:  []string{"RFC 9421 §7.2.2"}},
+
+		{ID: "httpsig-expires-boundary", Title: "expires exactly at the verifier's clock (expired at expires)", Alg: "ed25519", Key: keyEd,
+			Message: expiresNow, SignetError: "signet.ErrExpired",
+			References: []string{"RFC 9421 §2.3", "RFC 9421 §3.2.1", "RFC 7519 §4.1.4 (the same boundary for tokens)"},
+			Notes:      "With no clock skew (signet's default) a signature is expired at expires, as a JWT is at exp. The lab's yaronf and remitly adapters check created and expires themselves, with a minute of skew (the libraries read the wall clock), so their verdicts here are the lab's window, not the libraries'."},
+		{ID: "httpsig-far-expires-replay", Title: "expires in 2100 and a nonce: the same request presented twice", Alg: "ed25519", Key: keyEd, Replay: true,
+			Message: farReplay, SignetError: "httpsig.ErrReplay",
+			References: []string{"RFC 9421 §7.2.2", "RFC 9421 §2.3"},
+			Notes:      "signet remembers a nonce only while its signature could be accepted (created's window caps an expires however far the signer sets it), and inside that window the replay is refused."},
+		{ID: "httpsig-far-expires-too-old", Title: "created an hour ago, expires in 2100: a far expires does not outlive created's window", Alg: "ed25519", Key: keyEd,
+			Message: farOld, SignetError: "httpsig.ErrTooOld",
+			References: []string{"RFC 9421 §3.2.1", "RFC 9421 §7.2.2"},
+			Notes:      "A verifier that lets expires override the age limit on created accepts this signature until 2100, and must remember its nonce as long."},
+
+		// Coverage: what the signature protects.
+		{ID: "httpsig-empty-coverage", Title: "Signature over no component, sig1=();created=…, on DELETE /admin/everything", Alg: "ed25519", Key: keyEd,
+			Message: emptyCoverage, SignetError: "httpsig.ErrNotCovered",
+			References: []string{"RFC 9421 §7.2.1", "RFC 9421 §2.5"},
+			Notes:      "The signature base is the signature parameters alone: the signature verifies for any method, host, path and body."},
+		{ID: "httpsig-content-type-only", Title: "Signature covering only content-type, on DELETE /admin/everything", Alg: "ed25519", Key: keyEd,
+			Message: typeOnly, SignetError: "httpsig.ErrNotCovered",
+			References: []string{"RFC 9421 §7.2.1", "RFC 9421 §1.4"},
+			Notes:      "Valid for every request with that content type; signet requires @method, @authority and @path by default."},
+		{ID: "httpsig-response-signature-as-request", Title: "A response signature (@status, content-type, content-digest) presented as a request signature", Alg: "ed25519", Key: keyEd,
+			Message: respAsRequest, SignetError: "httpsig.ErrNotCovered",
+			References: []string{"RFC 9421 §2.2.9", "RFC 9421 §7.2.1"},
+			Notes:      "The server's response to a POST, its body, content fields and signature copied onto a request to a service that trusts the same key. @status has no value in a request; signet refuses the signature for its coverage (no @method, @authority, @path) before building a base."},
+		{ID: "httpsig-response-req-components-as-request", Title: `A response signature over the request's components ("@method";req "@authority";req "@path";req) presented as a request signature`, Alg: "ed25519", Key: keyEd,
+			Message: reqAsRequest, SignetError: "httpsig.ErrNotCovered",
+			References: []string{"RFC 9421 §2.4", "RFC 9421 §7.2.1"},
+			Notes:      "What a server answering a client's Accept-Signature with the components it asks for signs: the request's method, authority and path under the server's key. ;req names the request a response answers; a request has none, and a verifier that ignores the flag accepts the server's response signature as the client's request signature. signet refuses it for its coverage: \"@method\";req is not the request's @method."},
 
 		// Keys and algorithms.
 		{ID: "httpsig-alg-param-substituted", Title: `alg parameter rewritten from hmac-sha256 to rsa-v1_5-sha256`, Alg: "hmac-sha256", Key: keyHMAC,

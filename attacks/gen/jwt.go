@@ -118,6 +118,11 @@ func (g *gen) jwt() []attacks.Case {
 	edDot := strings.LastIndexByte(edValid, '.')
 	edSig := must(b64Decode(edValid[edDot+1:]))
 
+	// A token forged for a small-order verifier key: any claims, one
+	// signature.
+	edSmallIn := in(hEd, admin)
+	edSmall := dot(edSmallIn, identityForgery([]byte(edSmallIn)))
+
 	cases := []attacks.Case{
 		// Controls: the same verifiers accept well-formed tokens.
 		{ID: "jwt-control-hs256", Title: "Valid HS256 token (control)", Alg: "HS256", Key: keyHS, Token: valid,
@@ -189,6 +194,10 @@ func (g *gen) jwt() []attacks.Case {
 		{ID: "jwt-eddsa-non-canonical-s", Title: "EdDSA signature with S + L in place of S (malleated)", Alg: "EdDSA", Key: keyEd,
 			Token: edValid[:edDot+1] + b64u(edSPlusL(edSig)), SignetError: "signet.ErrSignatureInvalid",
 			References: []string{"RFC 8032 §5.1.7", "RFC 8037 §3.1"}},
+		{ID: "jwt-eddsa-small-order-key", Title: "EdDSA verifier's JWK is a small-order point (the identity); token signed R = identity, S = 0", Alg: "EdDSA", Key: attacks.Key{JWK: smallOrderJWK()},
+			Token: edSmall, SignetError: "signet.ErrWeakKey",
+			References: []string{"RFC 8032 §5.1.7", "RFC 8037 §3.1", "Chalkias, Garillot, Nikolaenko: Taming the many EdDSAs (SSR 2020)"},
+			Notes:      "The signature verifies any message under this key with crypto/ed25519, so whoever can publish or substitute the verifier's key (a JWK Set, a registration) needs no private key at all. signet refuses to make the key; a peer's verdict is on the forged token."},
 		{ID: "jwt-eddsa-other-key", Title: "EdDSA token signed by another key", Alg: "EdDSA", Key: keyEd,
 			Token: edAttacker(hEd, admin), SignetError: "signet.ErrSignatureInvalid",
 			References: []string{"RFC 7515 §5.2"}},
@@ -238,7 +247,7 @@ func (g *gen) jwt() []attacks.Case {
 			References: []string{"RFC 7515 §4", "RFC 8259 §4"},
 			Notes:      "golang-jwt and cristalhq take the last alg, jwx the first (the lab's security matrix)."},
 		{ID: "jwt-duplicate-exp", Title: "Claims with two exp members (expired first, far future last), MAC valid", Alg: "HS256", Key: keyHS,
-			Token: hs(hHS, fmt.Sprintf(`{"sub":"admin","exp":%d,"exp":%d}`, expired, exp)), SignetError: "signet.ErrMalformed",
+			Token: hs(hHS, fmt.Sprintf(`{"sub":"admin","aud":%q,"exp":%d,"exp":%d}`, audience, expired, exp)), SignetError: "signet.ErrMalformed",
 			References: []string{"RFC 7519 §4", "RFC 8259 §4"}},
 		{ID: "jwt-json-serialization-polyglot", Title: "JWS JSON serialization whose member name is a compact token with forged claims", Alg: "HS256", Key: keyHS,
 			Token: polyglot, SignetError: "signet.ErrMalformed",
@@ -265,14 +274,30 @@ func (g *gen) jwt() []attacks.Case {
 		{ID: "jwt-iat-future", Title: "iat in the future", Alg: "HS256", Key: keyHS,
 			Token: hs(hHS, fmt.Sprintf(`{"sub":"admin","aud":%q,"exp":%d,"iat":%d}`, audience, exp, future)), SignetError: "signet.ErrIssuedInFuture",
 			References: []string{"RFC 7519 §4.1.6"}},
+		{ID: "jwt-exp-boundary", Title: "Verified at exactly its exp second (expired at exp)", Alg: "HS256", Key: keyHS,
+			Token: hs(hHS, fmt.Sprintf(`{"sub":"admin","aud":%q,"exp":%d,"iat":%d}`, audience, now, issued)), SignetError: "signet.ErrExpired",
+			References: []string{"RFC 7519 §4.1.4"},
+			Notes:      "exp is the time \"on or after which the JWT MUST NOT be accepted\": at exp the token is expired, with no leeway unless the verifier sets one."},
+		{ID: "jwt-nbf-out-of-range", Title: "nbf 1e19, beyond any int64 second: a reader converting it wraps to the far past", Alg: "HS256", Key: keyHS,
+			Token: hs(hHS, fmt.Sprintf(`{"sub":"admin","aud":%q,"exp":%d,"nbf":1e19}`, audience, exp)), SignetError: "signet.ErrMalformed",
+			References: []string{"RFC 7519 §2 (NumericDate)", "RFC 7519 §4.1.5"},
+			Notes:      "A token not valid before a time no clock reaches; a float64-to-int64 conversion that overflows (math.MinInt64 on amd64) makes it valid since forever. signet reads NumericDates from 0 to 2^53 only."},
+		{ID: "jwt-aud-other-service", Title: "aud names another service (a token issued for billing, replayed to this API)", Alg: "HS256", Key: keyHS,
+			Token: hs(hHS, fmt.Sprintf(`{"iss":"https://issuer.example.com","sub":"admin","aud":"https://billing.example.com","exp":%d,"iat":%d}`, exp, issued)), SignetError: "signet.ErrAudience",
+			References: []string{"RFC 7519 §4.1.3", "RFC 8725 §3.9"},
+			Notes:      "One issuer and one key serve several services: only aud tells them apart."},
+		{ID: "jwt-aud-verifier-names-none", Title: "Token with aud, verifier naming no audience", Alg: "HS256", Key: keyHS, Audience: namesNone,
+			Token: hs(hHS, admin), SignetError: "signet.ErrAudience",
+			References: []string{"RFC 7519 §4.1.3", "RFC 8725 §3.9"},
+			Notes:      "RFC 7519 §4.1.3: a principal that does not identify itself with a value of a present aud MUST reject the token. The case's verifier names no audience (the case has none), as an application that never set one; signet refuses unless the policy opts out (IgnoreAudience)."},
 		{ID: "jwt-exp-as-string", Title: `exp as a string ("0"): a lax parser skips it and the token never expires`, Alg: "HS256", Key: keyHS,
-			Token: hs(hHS, `{"sub":"admin","exp":"0"}`), SignetError: "signet.ErrMalformed",
+			Token: hs(hHS, fmt.Sprintf(`{"sub":"admin","aud":%q,"exp":"0"}`, audience)), SignetError: "signet.ErrMalformed",
 			References: []string{"RFC 7519 §2 (NumericDate)", "RFC 7519 §4.1.4"}},
 		{ID: "jwt-aud-type-confusion", Title: "aud as an object", Alg: "HS256", Key: keyHS,
 			Token: hs(hHS, fmt.Sprintf(`{"sub":"admin","exp":%d,"aud":{"https://api.example.com":true}}`, exp)), SignetError: "signet.ErrMalformed",
 			References: []string{"CVE-2020-26160", "RFC 7519 §4.1.3"}},
 		{ID: "jwt-invalid-utf8", Title: "Invalid UTF-8 in a claim", Alg: "HS256", Key: keyHS,
-			Token: hs(hHS, fmt.Sprintf(`{"sub":"adm`+"\xff"+`in","exp":%d}`, exp)), SignetError: "signet.ErrMalformed",
+			Token: hs(hHS, fmt.Sprintf(`{"sub":"adm`+"\xff"+`in","aud":%q,"exp":%d}`, audience, exp)), SignetError: "signet.ErrMalformed",
 			References: []string{"RFC 8725 §3.7", "RFC 8259 §8.1"}},
 
 		// Tampering and encoding.

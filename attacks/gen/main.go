@@ -56,10 +56,14 @@ const (
 	expiredRFC3339 = "2025-01-01T00:00:00Z"
 	futureRFC3339  = "2099-01-01T00:00:00Z"
 	issuedRFC3339  = "2026-01-01T00:00:00Z"
+	nowRFC3339     = "2026-01-01T00:01:00Z"
 
 	// audience is the aud of the corpus's tokens and the audience their
 	// verifiers name.
 	audience = "https://api.example.com"
+	// namesNone, as a case's Audience in this program, is a verifier that
+	// names no audience: the case is written without one.
+	namesNone = "(names none)"
 )
 
 func main() {
@@ -73,9 +77,9 @@ func main() {
 		fail(err)
 	}
 	files := []attacks.File{
-		{Format: attacks.JWT, Description: "JWS compact tokens (RFC 7515/7519) presented to a verifier holding one key bound to one algorithm, with the default jwt.Policy given the case's clock and audience: exp required, no leeway, typ absent or JWT, tokens up to 64 KiB.", Cases: g.jwt()},
-		{Format: attacks.PASETO, Description: "PASETO v4/v3 tokens presented to a verifier holding one key bound to one version and purpose, with the default paseto.Policy given the case's clock, audience and implicit assertion: exp required.", Cases: g.paseto()},
-		{Format: attacks.HTTPSig, Description: "HTTP/1.1 requests signed per RFC 9421, presented to a verifier holding one key (by keyid) with the default httpsig.Policy given the case's clock: created required, within the last five minutes (a minute of clock skew allowed), expires not passed (the same skew), nonces remembered, a body covered by a matching Content-Digest. Every signature covers at least @method, @authority and @path.", Cases: g.httpsig()},
+		{Format: attacks.JWT, Description: "JWS compact tokens (RFC 7515/7519) presented to a verifier holding one key bound to one algorithm, with the default jwt.Policy given the case's clock and audience (none when the case has no audience): exp required, a token expired at exp, no leeway, an aud refused unless it names the verifier's audience, typ absent or JWT, tokens up to 64 KiB.", Cases: g.jwt()},
+		{Format: attacks.PASETO, Description: "PASETO v4/v3 tokens presented to a verifier holding one key bound to one version and purpose, with the default paseto.Policy given the case's clock, audience (none when the case has no audience) and implicit assertion: exp required, a token expired at exp, an aud refused unless it names the verifier's audience.", Cases: g.paseto()},
+		{Format: attacks.HTTPSig, Description: "HTTP/1.1 requests signed per RFC 9421, presented to a verifier holding one key (by keyid) with the default httpsig.Policy given the case's clock: created required, within the last five minutes and not in the future (no clock skew), expires not reached (a signature is expired at expires), nonces remembered, a body covered by a matching Content-Digest, @method, @authority and @path covered. Every signature but those of the coverage cases covers at least those three.", Cases: g.httpsig()},
 	}
 	differ := false
 	for _, f := range files {
@@ -83,8 +87,15 @@ func main() {
 			f.Cases[i].Format = f.Format
 			if f.Format != attacks.HTTPSig {
 				// Every token verifier names the audience its tokens are
-				// issued for, as an application does (RFC 7519 §4.1.3).
-				f.Cases[i].Audience = audience
+				// issued for, as an application does (RFC 7519 §4.1.3),
+				// unless the case is about one that names none, or
+				// another.
+				switch f.Cases[i].Audience {
+				case "":
+					f.Cases[i].Audience = audience
+				case namesNone:
+					f.Cases[i].Audience = ""
+				}
 			}
 		}
 		var buf bytes.Buffer
@@ -320,3 +331,30 @@ func sshString(b []byte) []byte {
 }
 
 var sha256New = sha256.New
+
+// smallOrder is an Ed25519 public key of small order: the encoding of the
+// identity point of edwards25519 (y = 1, order 1). signet refuses to make
+// such a key (signet.ErrWeakKey); a verifier that takes it checks
+// [S]B = R + [k]A with [k]A the identity for every k, so the one signature
+// identityForgery (R the identity, S = 0) verifies every message.
+func smallOrder() ed25519.PublicKey { return append(ed25519.PublicKey{1}, make([]byte, 31)...) }
+
+// identityForgery is the signature R = identity, S = 0 that verifies any
+// message under smallOrder; it checks that crypto/ed25519 accepts it for
+// msg, so the corpus states what the raw primitive does.
+func identityForgery(msg []byte) []byte {
+	sig := append([]byte(smallOrder()), make([]byte, 32)...)
+	if !ed25519.Verify(smallOrder(), msg, sig) {
+		panic("crypto/ed25519 refuses the identity forgery: the small-order cases no longer say what they claim")
+	}
+	return sig
+}
+
+// smallOrderJWK is the verifier's JWK of smallOrder, written by hand
+// (signet refuses to make the key, so it cannot encode it).
+func smallOrderJWK() json.RawMessage {
+	return json.RawMessage(`{"kty":"OKP","crv":"Ed25519","x":"` + b64u(smallOrder()) + `"}`)
+}
+
+// smallOrderPASERK is the k4.public PASERK of smallOrder, by hand.
+func smallOrderPASERK() string { return "k4.public." + b64u(smallOrder()) }

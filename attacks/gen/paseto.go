@@ -196,6 +196,9 @@ func (g *gen) paseto() []attacks.Case {
 	flipped := append([]byte(nil), raw...)
 	flipped[40] ^= 0x01
 
+	// A v4.public token forged for a small-order verifier key.
+	smallForged := "v4.public." + b64u(cat([]byte(admin), identityForgery(pae([]byte("v4.public."), []byte(admin), nil, nil))))
+
 	cases := []attacks.Case{
 		// Controls.
 		{ID: "paseto-control-v4-local", Title: "Valid v4.local token with a kid footer (control)", Alg: "v4.local", Key: keyLocal, Token: goodLocal,
@@ -252,6 +255,10 @@ func (g *gen) paseto() []attacks.Case {
 		{ID: "paseto-public-non-canonical-s", Title: "v4.public signature with S + L in place of S", Alg: "v4.public", Key: keyPublic,
 			Token: "v4.public." + b64u(cat(pubMsg, edSPlusL(pubSig))) + "." + b64u(footerPub), SignetError: "signet.ErrSignatureInvalid",
 			References: []string{"RFC 8032 §5.1.7"}},
+		{ID: "paseto-v4-public-small-order-key", Title: "v4.public verifier's k4.public is a small-order point (the identity); token signed R = identity, S = 0", Alg: "v4.public",
+			Key: attacks.Key{PASERK: smallOrderPASERK()}, Token: smallForged, SignetError: "signet.ErrWeakKey",
+			References: []string{"RFC 8032 §5.1.7", "PASERK k4.public", "Chalkias, Garillot, Nikolaenko: Taming the many EdDSAs (SSR 2020)"},
+			Notes:      "The signature verifies any message under this key with crypto/ed25519. signet refuses to make the key from the PASERK; a peer's verdict is on the forged token."},
 		{ID: "paseto-local-other-key", Title: "v4.local token encrypted under another key", Alg: "v4.local", Key: keyLocal,
 			Token: v4Local(derive("attacker local key", 32), derive("nonce other", 32), []byte(admin), nil, nil), SignetError: "signet.ErrSignatureInvalid",
 			References: []string{"PASETO Version4.md (v4.local)"}},
@@ -289,15 +296,27 @@ func (g *gen) paseto() []attacks.Case {
 		{ID: "paseto-nbf-future", Title: "v4.local token with nbf in the future", Alg: "v4.local", Key: keyLocal,
 			Token: local("nbf", fmt.Sprintf(`{"sub":"admin","aud":%q,"exp":%q,"nbf":%q}`, audience, expRFC3339, futureRFC3339), nil, ""), SignetError: "signet.ErrNotYetValid",
 			References: []string{"PASETO 04-Claims.md (nbf)"}},
+		{ID: "paseto-exp-boundary", Title: "v4.local token verified at exactly its exp second (expired at exp)", Alg: "v4.local", Key: keyLocal,
+			Token: local("exp-boundary", pclaims("admin", nowRFC3339), nil, ""), SignetError: "signet.ErrExpired",
+			References: []string{"PASETO 04-Claims.md (exp)", "RFC 7519 §4.1.4"},
+			Notes:      "The same boundary as a JWT's exp: at exp the token is expired."},
+		{ID: "paseto-aud-other-service", Title: "v4.local token whose aud names another service", Alg: "v4.local", Key: keyLocal,
+			Token:       local("aud-other", fmt.Sprintf(`{"iss":"https://issuer.example.com","sub":"admin","aud":"https://billing.example.com","exp":%q,"iat":%q}`, expRFC3339, issuedRFC3339), nil, ""),
+			SignetError: "signet.ErrAudience",
+			References:  []string{"PASETO 04-Claims.md (aud)", "RFC 7519 §4.1.3"}},
+		{ID: "paseto-aud-verifier-names-none", Title: "v4.public token with aud, verifier naming no audience", Alg: "v4.public", Key: keyPublic, Audience: namesNone,
+			Token: public(admin, nil), SignetError: "signet.ErrAudience",
+			References: []string{"PASETO 04-Claims.md (aud)", "RFC 7519 §4.1.3"},
+			Notes:      "The case's verifier names no audience (the case has none); signet refuses a token with aud unless the policy opts out (IgnoreAudience)."},
 		{ID: "paseto-duplicate-exp", Title: "Claims with two exp members (expired first, far future last)", Alg: "v4.local", Key: keyLocal,
-			Token: local("dup", fmt.Sprintf(`{"sub":"admin","exp":%q,"exp":%q}`, expiredRFC3339, expRFC3339), nil, ""), SignetError: "signet.ErrMalformed",
+			Token: local("dup", fmt.Sprintf(`{"sub":"admin","aud":%q,"exp":%q,"exp":%q}`, audience, expiredRFC3339, expRFC3339), nil, ""), SignetError: "signet.ErrMalformed",
 			References: []string{"PASETO 01-Payload-Processing.md (unique keys)"},
 			Notes:      "go-paseto accepts duplicate keys, last wins (the lab's security matrix)."},
 		{ID: "paseto-exp-as-number", Title: "exp as a JSON number instead of an RFC 3339 string", Alg: "v4.local", Key: keyLocal,
-			Token: local("exp-number", fmt.Sprintf(`{"sub":"admin","exp":%d}`, exp), nil, ""), SignetError: "signet.ErrMalformed",
+			Token: local("exp-number", fmt.Sprintf(`{"sub":"admin","aud":%q,"exp":%d}`, audience, exp), nil, ""), SignetError: "signet.ErrMalformed",
 			References: []string{"PASETO 04-Claims.md (DateTime)"}},
 		{ID: "paseto-exp-lowercase-t", Title: "exp with a lowercase t separator", Alg: "v4.local", Key: keyLocal,
-			Token: local("exp-t", `{"sub":"admin","exp":"2100-01-01t00:00:00Z"}`, nil, ""), SignetError: "signet.ErrMalformed",
+			Token: local("exp-t", fmt.Sprintf(`{"sub":"admin","aud":%q,"exp":"2100-01-01t00:00:00Z"}`, audience), nil, ""), SignetError: "signet.ErrMalformed",
 			References: []string{"PASETO 04-Claims.md (DateTime: uppercase T and Z)"}},
 		{ID: "paseto-payload-array", Title: "Payload a JSON array, not an object", Alg: "v4.local", Key: keyLocal,
 			Token: local("array", `[{"sub":"admin"}]`, nil, ""), SignetError: "signet.ErrMalformed",

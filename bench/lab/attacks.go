@@ -43,6 +43,14 @@ type JWTVerifierAt interface {
 	VerifyAt(token string, p *Payload, now time.Time) error
 }
 
+// JWTVerifierFor is implemented by a JWT adapter whose library checks
+// the audience: VerifyFor is VerifyAt with the library's own audience
+// check configured for audience (RFC 7519 §4.1.3), and none when audience
+// is "", leaving the library's default for a token that carries aud.
+type JWTVerifierFor interface {
+	VerifyFor(token string, p *Payload, now time.Time, audience string) error
+}
+
 // JWSVerifierBytes is implemented by a JWT adapter that can check a JWS
 // whose payload need not be a JWT (the RFC 7520 and 8037 examples sign
 // text): the signature and the algorithm, the bound key's as in Verify,
@@ -51,11 +59,14 @@ type JWSVerifierBytes interface {
 	VerifyBytes(token string) ([]byte, error)
 }
 
-// PASETOOpenerAt is implemented by a PASETO adapter that can open a token
-// as of a given time and with an implicit assertion: Open with now as the
-// clock, the token bound to implicit (nil for none).
-type PASETOOpenerAt interface {
-	OpenAt(token string, implicit []byte, p *Payload, now time.Time) error
+// PASETOOpenerFor is implemented by a PASETO adapter that can open a
+// token as of a given time, with an implicit assertion and for an
+// audience: Open with now as the clock, the token bound to implicit (nil
+// for none), and the library's own audience check configured for
+// audience, none when audience is "" (the library's default for a token
+// that carries aud).
+type PASETOOpenerFor interface {
+	OpenFor(token string, implicit []byte, p *Payload, now time.Time, audience string) error
 }
 
 // PASETOOpenerBytes is implemented by a PASETO adapter that can open a
@@ -97,7 +108,8 @@ type Verdict struct {
 	// panic here ("panic: …").
 	Detail string
 	// Path is what gave the verdict: an adapter method ("VerifyAt",
-	// "Verify", "OpenAt", "Open", "VerifyBytes", "OpenBytes") or, for
+	// "VerifyFor", "VerifyAt", "Verify", "OpenFor", "VerifyBytes",
+	// "OpenBytes") or, for
 	// signet's attack verdicts, "attacks.Case.Verify".
 	Path string
 }
@@ -126,10 +138,13 @@ type AttackResult struct {
 // request's profile). Every peer goes through its adapter: New with the
 // case's key, then Verify or Open.
 //
-// JWT: VerifyAt (JWTVerifierAt) with the case's clock, else Verify; the
-// corpus's valid tokens expire in 2100 and its expired ones did in 2025, so
-// the wall clock gives the same verdicts. PASETO: OpenAt (PASETOOpenerAt),
-// else Open, except for cases with an implicit assertion (n/a). HTTPSig:
+// JWT: VerifyFor (JWTVerifierFor) with the case's clock and the audience
+// its verifier names (none for a case without one), checked by the
+// library's own audience option; PASETO: OpenFor (PASETOOpenerFor) so, with
+// the case's implicit assertion. A token adapter without that method is
+// n/a: every token case's verifier names an audience, or none, and its
+// verdict may rest on it (an adapter that checks no aud would accept a
+// token issued for another service). HTTPSig:
 // VerifyAt (HTTPSigVerifierAt) only, since the signatures were made at a
 // fixed time; n/a without it. A library whose Algs or Purposes lack the
 // case's algorithm, or whose New fails, is n/a.
@@ -212,10 +227,10 @@ func attackJWT(lib JWTLib, spec KeySpec, c attacks.Case) Verdict {
 	if err != nil {
 		return notApplicable(lib.Name(), "New: "+err.Error())
 	}
-	if at, ok := j.(JWTVerifierAt); ok {
-		return judge(lib.Name(), "VerifyAt", func() error { return at.VerifyAt(c.Token, new(Payload), c.Time()) })
+	if vf, ok := j.(JWTVerifierFor); ok {
+		return judge(lib.Name(), "VerifyFor", func() error { return vf.VerifyFor(c.Token, new(Payload), c.Time(), c.Audience) })
 	}
-	return judge(lib.Name(), "Verify", func() error { return j.Verify(c.Token, new(Payload)) })
+	return notApplicable(lib.Name(), "needs VerifyFor: the case's verifier names "+audienceText(c.Audience))
 }
 
 func attackPASETO(lib PASETOLib, spec KeySpec, c attacks.Case) Verdict {
@@ -233,13 +248,18 @@ func attackPASETO(lib PASETOLib, spec KeySpec, c attacks.Case) Verdict {
 	if c.Implicit != "" {
 		implicit = []byte(c.Implicit)
 	}
-	if at, ok := pt.(PASETOOpenerAt); ok {
-		return judge(lib.Name(), "OpenAt", func() error { return at.OpenAt(c.Token, implicit, new(Payload), c.Time()) })
+	if of, ok := pt.(PASETOOpenerFor); ok {
+		return judge(lib.Name(), "OpenFor", func() error { return of.OpenFor(c.Token, implicit, new(Payload), c.Time(), c.Audience) })
 	}
-	if implicit != nil {
-		return notApplicable(lib.Name(), "an implicit assertion needs OpenAt")
+	return notApplicable(lib.Name(), "needs OpenFor: the case's verifier names "+audienceText(c.Audience))
+}
+
+// audienceText names a verifier's audience for an n/a verdict.
+func audienceText(audience string) string {
+	if audience == "" {
+		return "no audience"
 	}
-	return judge(lib.Name(), "Open", func() error { return pt.Open(c.Token, new(Payload)) })
+	return "the audience " + audience
 }
 
 func attackHTTPSig(lib HTTPSigLib, spec KeySpec, c attacks.Case) Verdict {

@@ -13,6 +13,13 @@ import (
 // VerifyAt verifies with now as the clock (JWTVerifierAt), the claims
 // checked with IsValidAt(now); Verify is VerifyAt at time.Now().
 func (c *cristalhqOps) VerifyAt(token string, p *Payload, now time.Time) error {
+	return c.VerifyFor(token, p, now, "")
+}
+
+// VerifyFor is VerifyAt with the audience checked by the library's
+// RegisteredClaims.IsForAudience (JWTVerifierFor); none when audience is
+// "" (the library checks aud only when asked).
+func (c *cristalhqOps) VerifyFor(token string, p *Payload, now time.Time, audience string) error {
 	var cl cristalhqClaims
 	if err := cjwt.ParseClaims([]byte(token), c.verifier, &cl); err != nil {
 		return err
@@ -22,6 +29,9 @@ func (c *cristalhqOps) VerifyAt(token string, p *Payload, now time.Time) error {
 	}
 	if !cl.IsValidAt(now) {
 		return errors.New("cristalhq: token expired or not yet valid")
+	}
+	if audience != "" && !cl.IsForAudience(audience) {
+		return errors.New("cristalhq: token not for this audience")
 	}
 	*p = Payload{Issuer: cl.Issuer, Subject: cl.Subject, ExpiresAt: cl.ExpiresAt.Unix(), Data: cl.Data}
 	if len(cl.Audience) > 0 {

@@ -15,6 +15,20 @@ import (
 // validated with jwt.Expected{Time: now}; Verify is VerifyAt with the zero
 // time, which go-jose takes as time.Now().
 func (g *goJoseOps) VerifyAt(token string, p *Payload, now time.Time) error {
+	return g.verifyExpected(token, p, jjwt.Expected{Time: now})
+}
+
+// VerifyFor is VerifyAt with the audience checked by the library
+// (JWTVerifierFor): jwt.Expected's AnyAudience, none when audience is "".
+func (g *goJoseOps) VerifyFor(token string, p *Payload, now time.Time, audience string) error {
+	e := jjwt.Expected{Time: now}
+	if audience != "" {
+		e.AnyAudience = jjwt.Audience{audience}
+	}
+	return g.verifyExpected(token, p, e)
+}
+
+func (g *goJoseOps) verifyExpected(token string, p *Payload, e jjwt.Expected) error {
 	t, err := jjwt.ParseSigned(token, g.algs)
 	if err != nil {
 		return err
@@ -26,7 +40,7 @@ func (g *goJoseOps) VerifyAt(token string, p *Payload, now time.Time) error {
 	if c.Expiry == nil {
 		return errors.New("go-jose: token has no exp")
 	}
-	if err := c.Validate(jjwt.Expected{Time: now}); err != nil {
+	if err := c.Validate(e); err != nil {
 		return err
 	}
 	*p = Payload{Issuer: c.Issuer, Subject: c.Subject, ExpiresAt: int64(*c.Expiry), Data: c.Data}

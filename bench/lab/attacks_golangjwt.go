@@ -23,8 +23,18 @@ import (
 // the options of New's (the one algorithm, exp required) and
 // jwt.WithTimeFunc, the library's option for a fixed time.
 func (g *golangJWTOps) VerifyAt(token string, p *Payload, now time.Time) error {
+	return g.VerifyFor(token, p, now, "")
+}
+
+// VerifyFor is VerifyAt with the library's audience check, the Parser
+// option jwt.WithAudience, when audience is not "" (JWTVerifierFor).
+func (g *golangJWTOps) VerifyFor(token string, p *Payload, now time.Time, audience string) error {
+	opts := []gjwt.ParserOption{gjwt.WithValidMethods([]string{g.method.Alg()}), gjwt.WithExpirationRequired(),
+		gjwt.WithTimeFunc(func() time.Time { return now })}
+	if audience != "" {
+		opts = append(opts, gjwt.WithAudience(audience))
+	}
 	at := *g
-	at.parser = gjwt.NewParser(gjwt.WithValidMethods([]string{g.method.Alg()}), gjwt.WithExpirationRequired(),
-		gjwt.WithTimeFunc(func() time.Time { return now }))
+	at.parser = gjwt.NewParser(opts...)
 	return at.Verify(token, p)
 }

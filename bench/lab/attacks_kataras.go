@@ -21,12 +21,21 @@ var katarasClockMu sync.Mutex
 // any other kataras call) in another goroutine; the lab runs the security
 // matrix on its own, sequentially.
 func (o *katarasOps) VerifyAt(token string, p *Payload, now time.Time) error {
+	return o.VerifyFor(token, p, now, "")
+}
+
+// VerifyFor is VerifyAt with the library's audience check, the validator
+// jwt.Expected{Audience: …}, when audience is not "" (JWTVerifierFor).
+func (o *katarasOps) VerifyFor(token string, p *Payload, now time.Time, audience string) error {
 	katarasClockMu.Lock()
 	defer katarasClockMu.Unlock()
 	prev := kjwt.Clock
 	kjwt.Clock = func() time.Time { return now }
 	defer func() { kjwt.Clock = prev }()
-	return o.Verify(token, p)
+	if audience == "" {
+		return o.Verify(token, p)
+	}
+	return o.verify(token, p, katarasRequireExp, kjwt.Expected{Audience: kjwt.Audience{audience}})
 }
 
 // katarasAnyPayload is a TokenValidator that drops the verdict on the

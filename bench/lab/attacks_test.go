@@ -75,6 +75,12 @@ func TestAttacksMatrix(t *testing.T) {
 			if v.Outcome != Accepted && v.Outcome != Rejected && v.Outcome != NotApplicable {
 				t.Fatalf("%s/%s: outcome %q", r.ID, v.Lib, v.Outcome)
 			}
+			// A token peer is n/a only for an algorithm it lacks: each
+			// can be told the audience its verifier names (or none), and
+			// gets a key signet refuses as the raw public key.
+			if r.Format != attacks.HTTPSig && v.Outcome == NotApplicable && !strings.HasPrefix(v.Detail, "no ") {
+				t.Errorf("%s/%s: no verdict: %s", r.ID, v.Lib, v.Detail)
+			}
 			if v.Wrong(r.Expect) {
 				wrong[r.Format+"/"+v.Lib]++
 			}
@@ -88,7 +94,7 @@ func TestAttacksMatrix(t *testing.T) {
 	if err := WriteSecurityReport(&report, rs, cs); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"## Security matrix", "### JWT", "`jwt-alg-none-with-signature`", "What each library accepts", "Conformance"} {
+	for _, want := range []string{"## Security matrix", "### JWT", "`jwt-alg-none-with-signature`", "`jwt-aud-verifier-names-none`", "`jwt-eddsa-small-order-key`", "`paseto-v4-public-small-order-key`", "`httpsig-empty-coverage`", "What each library accepts", "Conformance"} {
 		if !strings.Contains(report.String(), want) {
 			t.Fatalf("report lacks %q", want)
 		}
@@ -159,5 +165,34 @@ func TestAttackDictMember(t *testing.T) {
 	}
 	if _, err := dictMember(lines, "sig3"); err == nil {
 		t.Error("absent member found")
+	}
+}
+
+// TestAttackAudienceWired: every token peer refuses a token issued for
+// another service once told the verifier's audience (VerifyFor,
+// OpenFor), so that its verdict on a verifier naming none is its
+// library's default and not an adapter that ignores aud.
+func TestAttackAudienceWired(t *testing.T) {
+	rs, err := RunAttacks(corpusDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := 0
+	for _, r := range rs {
+		if r.ID != "jwt-aud-other-service" && r.ID != "paseto-aud-other-service" {
+			continue
+		}
+		seen++
+		for _, v := range r.Verdicts {
+			if v.Outcome == NotApplicable && strings.HasPrefix(v.Detail, "no ") {
+				continue // the library lacks the algorithm (o1egl: v2 only)
+			}
+			if v.Outcome != Rejected {
+				t.Errorf("%s/%s: %s (%s): the adapter does not pass the audience on", r.ID, v.Lib, v.Outcome, v.Detail)
+			}
+		}
+	}
+	if seen != 2 {
+		t.Fatalf("%d audience cases in the corpus", seen)
 	}
 }

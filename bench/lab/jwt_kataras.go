@@ -117,11 +117,16 @@ func (o *katarasOps) Sign(p *Payload) (string, error) {
 }
 
 func (o *katarasOps) Verify(token string, p *Payload) error {
+	return o.verify(token, p, katarasRequireExp)
+}
+
+// verify is Verify with the token validators given.
+func (o *katarasOps) verify(token string, p *Payload, validators ...kjwt.TokenValidator) error {
 	if o.keys == nil {
 		// The library's usual form: the standard claims, decoded and
 		// validated by Verify, and the application's own in a second
 		// decode.
-		v, err := kjwt.Verify(o.alg, o.verifyKey, []byte(token), katarasRequireExp)
+		v, err := kjwt.Verify(o.alg, o.verifyKey, []byte(token), validators...)
 		if err != nil {
 			return err
 		}
@@ -137,7 +142,7 @@ func (o *katarasOps) Verify(token string, p *Payload) error {
 	// Keys.VerifyToken validates the standard claims too but returns only
 	// the decoded claims: they carry the standard ones.
 	var c katarasClaims
-	if err := o.keys.VerifyToken([]byte(token), &c, katarasRequireExp); err != nil {
+	if err := o.keys.VerifyToken([]byte(token), &c, validators...); err != nil {
 		return err
 	}
 	setKatarasPayload(p, c.Claims, c.Data)

@@ -173,10 +173,15 @@ func (g *goPASETOOps) Open(token string, p *Payload) error {
 	return goPASETOClaims(t, p)
 }
 
-// OpenAt implements PASETOOpenerAt. go-paseto's NotExpired reads the wall
-// clock; a Rule (the parser's extension point) does its check at now.
-func (g *goPASETOOps) OpenAt(token string, implicit []byte, p *Payload, now time.Time) error {
+// OpenFor implements PASETOOpenerFor, the audience checked by the
+// library's rule ForAudience when audience is not "". go-paseto's
+// NotExpired reads the wall clock; a Rule (the parser's extension point)
+// does its check at now, as NotExpired does (expired after exp).
+func (g *goPASETOOps) OpenFor(token string, implicit []byte, p *Payload, now time.Time, audience string) error {
 	parser := gopaseto.NewParserWithoutExpiryCheck()
+	if audience != "" {
+		parser.AddRule(gopaseto.ForAudience(audience))
+	}
 	parser.AddRule(func(t gopaseto.Token) error {
 		exp, err := t.GetExpiration()
 		if err != nil {

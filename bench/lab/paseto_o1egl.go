@@ -87,11 +87,13 @@ func (o *o1eglOps) Seal(p *Payload) (string, error) {
 }
 
 func (o *o1eglOps) Open(token string, p *Payload) error {
-	return o.OpenAt(token, nil, p, time.Now())
+	return o.OpenFor(token, nil, p, time.Now(), "")
 }
 
-// OpenAt implements PASETOOpenerAt (v2 has no implicit assertions).
-func (o *o1eglOps) OpenAt(token string, implicit []byte, p *Payload, now time.Time) error {
+// OpenFor implements PASETOOpenerFor (v2 has no implicit assertions), the
+// audience checked by the library's validator ForAudience when audience is
+// not "".
+func (o *o1eglOps) OpenFor(token string, implicit []byte, p *Payload, now time.Time, audience string) error {
 	if implicit != nil {
 		return errNoImplicit
 	}
@@ -113,7 +115,11 @@ func (o *o1eglOps) OpenAt(token string, implicit []byte, p *Payload, now time.Ti
 	if !o.registered {
 		jt = o1egl.JSONToken{Issuer: c.Issuer, Subject: c.Subject, Audience: c.Audience, Expiration: c.ExpiresAt, IssuedAt: c.IssuedAt}
 	}
-	if err := jt.Validate(o1egl.ValidAt(now)); err != nil {
+	validators := []o1egl.Validator{o1egl.ValidAt(now)}
+	if audience != "" {
+		validators = append(validators, o1egl.ForAudience(audience))
+	}
+	if err := jt.Validate(validators...); err != nil {
 		return err
 	}
 	*p = Payload{Issuer: jt.Issuer, Subject: jt.Subject, Audience: jt.Audience,

@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/signet-go/signet"
-	"github.com/signet-go/signet/attacks"
 	"github.com/signet-go/signet/paseto"
 )
 
@@ -28,7 +27,7 @@ func (signetPASETO) New(k KeySpec) (PASETO, error) {
 		// DefaultMaxSize (64 KiB); a service taking such tokens says so.
 		// The peers are configured without an audience and do not check
 		// aud: signet skips it too (IgnoreAudience) for the same work,
-		// except in the security matrix (OpenAt), which names the corpus's.
+		// except in OpenFor, which names the audience it is given.
 		policy: paseto.Policy{MaxSize: 1 << 20, IgnoreAudience: true}}
 	if !o.local {
 		// Verification takes the public key, as a relying party holds it
@@ -81,11 +80,15 @@ func (s *signetPASETOOps) Open(token string, p *Payload) error {
 	return s.openWith(token, p, s.policy)
 }
 
-// OpenAt implements PASETOOpenerAt.
-func (s *signetPASETOOps) OpenAt(token string, implicit []byte, p *Payload, now time.Time) error {
+// OpenFor implements PASETOOpenerFor (the security matrix takes signet's
+// verdicts from attacks.Case.Verify instead).
+func (s *signetPASETOOps) OpenFor(token string, implicit []byte, p *Payload, now time.Time, audience string) error {
 	pol := s.policy
 	pol.Implicit, pol.Now = implicit, func() time.Time { return now }
-	pol.IgnoreAudience, pol.Audience = false, []string{attacks.Audience}
+	pol.IgnoreAudience, pol.Audience = false, nil
+	if audience != "" {
+		pol.Audience = []string{audience}
+	}
 	return s.openWith(token, p, pol)
 }
 
