@@ -21,13 +21,13 @@ import (
 // or signatures without keyid against a large key set, cannot buy more.
 const maxVerifications = 8
 
-// MaxKeyCandidates bounds the keys one signature is tried against when it
-// does not name its key (no keyid parameter), over every RFC 9421
-// algorithm when it names none either. A key set that offers more
-// candidates is ambiguous for such a signature: it is refused with
-// signet.ErrKeyNotFound before any cryptography, so that a forgery
-// without keyid against a large key set costs at most this many
-// verifications. Give keys IDs and sign with keyid (Policy.RequireKeyID
+// MaxKeyCandidates bounds the keys one signature is tried against, over
+// every RFC 9421 algorithm when it names none. A key set that offers more
+// candidates (for a signature without keyid, or a custom signet.Keys that
+// offers several for one keyid) is ambiguous for that signature: it is
+// refused with signet.ErrKeyNotFound before any cryptography, so that a
+// forgery against a large key set costs at most this many verifications,
+// as in packages jwt and paseto. Give keys IDs and sign with keyid (Policy.RequireKeyID
 // insists on it).
 // It is signet.MaxAnonymousCandidates, the bound a KeySet applies per algorithm.
 const MaxKeyCandidates = signet.MaxAnonymousCandidates
@@ -169,23 +169,34 @@ func missingCoverage(comps []Component, response bool) string {
 
 // Result describes the signature a Verifier accepted.
 type Result struct {
-	Label     string
-	Key       *signet.Key // the key that verified it
-	KeyID     string      // the keyid parameter ("" when absent)
-	Algorithm signet.Algorithm
-	Created   time.Time // zero when absent
-	Expires   time.Time // zero when absent
-	Nonce     string
-	Tag       string
-	comps     []Component // the covered components, in signed order (shared: never modified)
+	Label      string
+	Key        *signet.Key // the key that verified it
+	KeyID      string      // the keyid parameter ("" when absent)
+	Algorithm  signet.Algorithm
+	Created    time.Time // zero when absent
+	Expires    time.Time // zero when absent
+	Nonce      string
+	Tag        string
+	comps      []Component // the covered components, in signed order (shared: never modified)
+	at         time.Time   // the verifier's time when it judged the signature
+	hasCreated bool        // Created was given (created=0 is a time too)
 }
 
 // Components returns the covered components, in signed order.
-func (r *Result) Components() []Component { return slices.Clone(r.comps) }
+// A nil Result covers nothing.
+func (r *Result) Components() []Component {
+	if r == nil {
+		return nil
+	}
+	return slices.Clone(r.comps)
+}
 
 // Covers reports whether the signature covers the component identified
 // by id (serialized or bare, as for ParseComponent).
 func (r *Result) Covers(id string) bool {
+	if r == nil {
+		return false
+	}
 	c, err := ParseComponent(id)
 	return err == nil && r.covers(c.id)
 }
@@ -248,9 +259,7 @@ func NewVerifier(keys signet.Keys, p Policy) (*Verifier, error) {
 	}
 	v.p.MaxHeader = min(v.p.MaxHeader, sf.MaxLen) // the parser's own bound
 	if v.replay == nil {
-		s := NewMemoryReplayStore(ReplayLimits{Retention: v.p.MaxAge + 2*v.p.Skew})
-		s.now = v.now // the store keeps the verifier's time
-		v.replay = s
+		v.replay = NewMemoryReplayStore(ReplayLimits{Retention: v.p.MaxAge + 2*v.p.Skew})
 	}
 	return v, nil
 }
@@ -290,6 +299,9 @@ func (v *Verifier) VerifyRequest(r *http.Request) (*Result, error) {
 	if v == nil || v.keys == nil {
 		return nil, errNoVerifier
 	}
+	if r == nil {
+		return nil, fmt.Errorf("%w: httpsig: VerifyRequest of a nil request", signet.ErrMalformed)
+	}
 	m := requestMessage(r, v.p.Origin)
 	if len(r.Trailer) > 0 {
 		m.body = &r.Body
@@ -301,6 +313,9 @@ func (v *Verifier) VerifyRequest(r *http.Request) (*Result, error) {
 	if err := v.checkBody(r.Header, &r.Body, res); err != nil {
 		return nil, err
 	}
+	if err := v.remember(res); err != nil {
+		return nil, err
+	}
 	return res, nil
 }
 
@@ -310,6 +325,9 @@ func (v *Verifier) VerifyRequest(r *http.Request) (*Result, error) {
 func (v *Verifier) VerifyResponse(resp *http.Response, req *http.Request) (*Result, error) {
 	if v == nil || v.keys == nil {
 		return nil, errNoVerifier
+	}
+	if resp == nil {
+		return nil, fmt.Errorf("%w: httpsig: VerifyResponse of a nil response", signet.ErrMalformed)
 	}
 	if req == nil {
 		req = resp.Request
@@ -328,6 +346,9 @@ func (v *Verifier) VerifyResponse(resp *http.Response, req *http.Request) (*Resu
 		return nil, err
 	}
 	if err := v.checkBody(resp.Header, &resp.Body, res); err != nil {
+		return nil, err
+	}
+	if err := v.remember(res); err != nil {
 		return nil, err
 	}
 	return res, nil
@@ -532,8 +553,9 @@ func (v *Verifier) verifyFast(m *message, inField, sigField string) (res *Result
 }
 
 // check verifies one signature: policy first, then the key, then the
-// cryptography, and the nonce last (so that a forgery cannot use up a
-// nonce).
+// cryptography. It does not remember the nonce: the caller does so with
+// remember once every other check, the body's digest included, has
+// passed, so that a refused message never uses up a nonce.
 func (v *Verifier) check(m *message, label string, in *sigInput, sig []byte, budget *int) (*Result, error) {
 	res := &Result{Label: label, KeyID: in.keyid, Nonce: in.nonce, Tag: in.tag, comps: in.comps}
 	if err := v.checkPolicy(m.response, in, res); err != nil {
@@ -601,30 +623,40 @@ func (v *Verifier) check(m *message, label string, in *sigInput, sig []byte, bud
 	if err != nil {
 		return nil, err
 	}
-	if in.nonce != "" {
-		// Remember the nonce for as long as the signature could be
-		// accepted: until created ages out or expires passes, whichever
-		// is first (checkPolicy refused a nonce bounded by neither, or
-		// by an expires further ahead than MaxAge and Skew). It is
-		// scoped to the key that verified it, not to the keyid the
-		// signer chose: a key without an ID accepts any keyid.
-		var until time.Time
-		if in.hasCreated {
-			until = time.Unix(in.created, 0).Add(v.p.MaxAge + v.p.Skew)
-		}
-		if in.hasExpires {
-			if e := time.Unix(in.expires, 0).Add(v.p.Skew); until.IsZero() || e.Before(until) {
-				until = e
-			}
-		}
-		if err := v.replay.Remember(res.Key.KeyID(), in.nonce, until); err != nil {
-			if !errors.Is(err, ErrReplay) {
-				err = fmt.Errorf("%w: %w", ErrReplay, err) // a store's own failure refuses too
-			}
-			return nil, err
+	return res, nil
+}
+
+// remember records the nonce of an accepted signature, the last check of
+// all: a message refused for any other reason (its body included) must
+// not use up the nonce of the genuine one.
+//
+// The nonce is remembered for as long as the signature could be
+// accepted: until created ages out or expires passes, whichever is
+// first (checkPolicy refused a nonce bounded by neither, or by an
+// expires further ahead than MaxAge and Skew). It is scoped to the key
+// that verified it, not to the keyid the signer chose: a key without an
+// ID accepts any keyid. The store is given the instant checkPolicy
+// judged the signature at, so that it keeps the verifier's time.
+func (v *Verifier) remember(res *Result) error {
+	if res.Nonce == "" {
+		return nil
+	}
+	var until time.Time
+	if res.hasCreated {
+		until = res.Created.Add(v.p.MaxAge + v.p.Skew)
+	}
+	if !res.Expires.IsZero() {
+		if e := res.Expires.Add(v.p.Skew); until.IsZero() || e.Before(until) {
+			until = e
 		}
 	}
-	return res, nil
+	if err := v.replay.Remember(res.Key.KeyID(), res.Nonce, res.at, until); err != nil {
+		if !errors.Is(err, ErrReplay) {
+			err = fmt.Errorf("%w: %w", ErrReplay, err) // a store's own failure refuses too
+		}
+		return err
+	}
+	return nil
 }
 
 // readsTrailers reports whether comps covers a trailer field of the
@@ -640,8 +672,9 @@ func readsTrailers(comps []Component) bool {
 
 // selectKeys finds the keys that may have made a signature with keyid and,
 // when the signature names one, alg. Without alg the key decides: any
-// RFC 9421 algorithm is looked up. Without keyid, more than
-// MaxKeyCandidates keys in all are refused as ambiguous.
+// RFC 9421 algorithm is looked up. More than MaxKeyCandidates distinct
+// keys in all, with or without keyid (a custom signet.Keys may offer several for
+// one keyid), are refused as ambiguous, as jwt and paseto do.
 func selectKeys(out []*signet.Key, keys signet.Keys, keyid string, alg signet.Algorithm) ([]*signet.Key, error) {
 	switch ks := keys.(type) {
 	case *signet.Key:
@@ -677,11 +710,15 @@ func selectKeys(out []*signet.Key, keys signet.Keys, keyid string, alg signet.Al
 			}
 			continue
 		}
-		if keyid == "" && len(out)+c.Len() > MaxKeyCandidates {
-			return nil, fmt.Errorf("%w: ambiguous: a signature without keyid matches more than %d keys", signet.ErrKeyNotFound, MaxKeyCandidates)
-		}
 		for i := range c.Len() {
-			out = append(out, c.At(i))
+			k := c.At(i)
+			if slices.Contains(out, k) {
+				continue // a key set that ignores alg offers one key for each
+			}
+			if len(out) == MaxKeyCandidates {
+				return nil, fmt.Errorf("%w: ambiguous: the key set offers more than %d candidate keys for keyid %q", signet.ErrKeyNotFound, MaxKeyCandidates, clip.String(keyid))
+			}
+			out = append(out, k)
 		}
 	}
 	if len(out) == 0 {
@@ -708,13 +745,17 @@ func (v *Verifier) checkPolicy(response bool, in *sigInput, res *Result) error {
 		return fmt.Errorf("%w: the signature covers no component", ErrNotCovered)
 	}
 	now := v.now()
+	res.at = now
 	switch {
 	case in.hasCreated:
-		res.Created = time.Unix(in.created, 0)
+		res.Created, res.hasCreated = time.Unix(in.created, 0), true
 		if res.Created.After(now.Add(v.p.Skew)) {
 			return fmt.Errorf("%w: created %d is in the future", signet.ErrNotYetValid, in.created)
 		}
-		if res.Created.Before(now.Add(-v.p.MaxAge - v.p.Skew)) {
+		// Too old at created+MaxAge+Skew, as a signature is expired
+		// at expires: the same instant ends both windows, and the
+		// replay store keeps the nonce up to and including it.
+		if !now.Before(res.Created.Add(v.p.MaxAge + v.p.Skew)) {
 			return fmt.Errorf("%w: created %d is more than %v ago", ErrTooOld, in.created, v.p.MaxAge)
 		}
 	case !v.p.NoCreated:
