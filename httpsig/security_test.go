@@ -110,6 +110,14 @@ func TestSecurity(t *testing.T) {
 		{name: "lenient structured field", mutate: func(r *http.Request) {
 			setInput(r, func(s string) string { return strings.Replace(s, `("@method"`, `( "@method",`, 1) })
 		}, want: signet.ErrMalformed},
+		// Parameters only where RFC 9421 §2.1, §2.2 define them (issue
+		// 14 review): key on a derived component is no component.
+		{name: "key on a derived component", mutate: func(r *http.Request) {
+			setInput(r, func(s string) string { return strings.Replace(s, `"@authority"`, `"@authority";key="x"`, 1) })
+		}, want: ErrComponent},
+		{name: "name on a field", mutate: func(r *http.Request) {
+			setInput(r, func(s string) string { return strings.Replace(s, `"content-type"`, `"content-type";name="x"`, 1) })
+		}, want: ErrComponent},
 		{name: "unknown derived component", mutate: func(r *http.Request) {
 			setInput(r, func(s string) string { return strings.Replace(s, `"@method"`, `"@signature-params"`, 1) })
 		}, want: ErrComponent},
@@ -168,6 +176,11 @@ func TestSecurity(t *testing.T) {
 		{name: "at expires, zero skew", o: Options{Expires: time.Minute}, p: &Policy{Now: func() time.Time { return testNow.Add(time.Minute) }}, want: signet.ErrExpired},
 		{name: "a second before expires", o: Options{Expires: time.Minute}, p: &Policy{Now: func() time.Time { return testNow.Add(59 * time.Second) }}, want: nil},
 		{name: "at expires plus skew", o: Options{Expires: time.Minute}, p: &Policy{Skew: time.Minute, Now: func() time.Time { return testNow.Add(2 * time.Minute) }}, want: signet.ErrExpired},
+		// The age limit ends at created+MaxAge+Skew, as expires does
+		// (issue 14 review): at that instant the signature is too old.
+		{name: "created exactly MaxAge ago", p: &Policy{Now: func() time.Time { return testNow.Add(DefaultMaxAge) }}, want: ErrTooOld},
+		{name: "created a second less than MaxAge ago", p: &Policy{Now: func() time.Time { return testNow.Add(DefaultMaxAge - time.Second) }}, want: nil},
+		{name: "created exactly MaxAge plus skew ago", p: &Policy{Skew: time.Minute, Now: func() time.Time { return testNow.Add(DefaultMaxAge + time.Minute) }}, want: ErrTooOld},
 		// Retention (item 6): a nonce without created, expires an hour
 		// ahead, would pin its entry for an hour.
 		{name: "nonce with expires far ahead and no created", o: Options{Nonce: true, NoCreated: true, Expires: time.Hour}, p: &Policy{NoCreated: true}, want: ErrNotCovered},

@@ -63,7 +63,8 @@ type Options struct {
 }
 
 // A Signer adds signatures to messages with one key and one set of
-// options. It is safe for concurrent use.
+// options. It is safe for concurrent use. Make one with NewSigner: a nil
+// or zero Signer fails with signet.ErrKeyUsage.
 type Signer struct {
 	key     *signet.Key
 	label   string

@@ -73,7 +73,9 @@ type Policy struct {
 	// peers that cannot sign those components, with Require naming what
 	// they do sign. A signature covering no component is refused even so.
 	InsecureSkipDefaultCoverage bool
-	// MaxAge bounds how old created may be; DefaultMaxAge when zero.
+	// MaxAge bounds how old created may be: a signature is too old
+	// (ErrTooOld) at created plus MaxAge plus Skew, as it is expired at
+	// expires plus Skew. DefaultMaxAge when zero.
 	MaxAge time.Duration
 	// Skew is the clock skew allowed for created in the future and for
 	// expires in the past: zero allows none (a signature is expired at
@@ -92,7 +94,9 @@ type Policy struct {
 	// of the key that verified it, for as long as its signature could be
 	// accepted: at most MaxAge plus twice Skew (a signature with a nonce
 	// whose window is longer, expires far ahead without created, is
-	// refused).
+	// refused). The store is given the Verifier's time (Now) with each
+	// nonce, and is asked last, once every other check (the body's
+	// digest included) has passed: a refused message uses up no nonce.
 	Replay ReplayStore
 	// UnsignedBody accepts a request body that no covered Content-Digest
 	// vouches for. By default a request with a body must cover
