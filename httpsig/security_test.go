@@ -208,9 +208,9 @@ func TestSecurity(t *testing.T) {
 			sv := mustVerifier(t, p, keys...)
 			sv.strict = true
 			m := requestMessage(r, p.Origin)
-			res, errStrict := sv.verify(&m, r.Header)
+			res, errStrict := sv.verify(&m, r.Header, sv.now())
 			if errStrict == nil { // VerifyRequest remembers the nonce last, after the body
-				errStrict = sv.remember(res)
+				errStrict = sv.remember(res, sv.now())
 			}
 			_, err := mustVerifier(t, p, keys...).VerifyRequest(r)
 			if !errors.Is(err, c.want) {

@@ -173,17 +173,15 @@ func missingCoverage(comps []Component, response bool) string {
 
 // Result describes the signature a Verifier accepted.
 type Result struct {
-	Label      string
-	Key        *signet.Key // the key that verified it
-	KeyID      string      // the keyid parameter ("" when absent)
-	Algorithm  signet.Algorithm
-	Created    time.Time // zero when absent
-	Expires    time.Time // zero when absent
-	Nonce      string
-	Tag        string
-	comps      []Component // the covered components, in signed order (shared: never modified)
-	at         time.Time   // the verifier's time when it judged the signature
-	hasCreated bool        // Created was given (created=0 is a time too)
+	Label     string
+	Key       *signet.Key // the key that verified it
+	KeyID     string      // the keyid parameter ("" when absent)
+	Algorithm signet.Algorithm
+	Created   time.Time // zero when absent
+	Expires   time.Time // zero when absent
+	Nonce     string
+	Tag       string
+	comps     []Component // the covered components, in signed order (shared: never modified)
 }
 
 // Components returns the covered components, in signed order.
@@ -310,14 +308,15 @@ func (v *Verifier) VerifyRequest(r *http.Request) (*Result, error) {
 	if len(r.Trailer) > 0 {
 		m.body = &r.Body
 	}
-	res, err := v.verify(&m, r.Header)
+	now := v.now() // one instant judges the message, and its nonce
+	res, err := v.verify(&m, r.Header, now)
 	if err != nil {
 		return nil, err
 	}
 	if err := v.checkBody(r.Header, &r.Body, res); err != nil {
 		return nil, err
 	}
-	if err := v.remember(res); err != nil {
+	if err := v.remember(res, now); err != nil {
 		return nil, err
 	}
 	return res, nil
@@ -345,14 +344,15 @@ func (v *Verifier) VerifyResponse(resp *http.Response, req *http.Request) (*Resu
 	if len(resp.Trailer) > 0 {
 		m.body = &resp.Body
 	}
-	res, err := v.verify(&m, resp.Header)
+	now := v.now()
+	res, err := v.verify(&m, resp.Header, now)
 	if err != nil {
 		return nil, err
 	}
 	if err := v.checkBody(resp.Header, &resp.Body, res); err != nil {
 		return nil, err
 	}
-	if err := v.remember(res); err != nil {
+	if err := v.remember(res, now); err != nil {
 		return nil, err
 	}
 	return res, nil
@@ -418,8 +418,9 @@ func (v *Verifier) checkBody(h http.Header, body *io.ReadCloser, res *Result) er
 	return dc.verify()
 }
 
-// verify selects and checks a signature of m, whose fields are h.
-func (v *Verifier) verify(m *message, h http.Header) (*Result, error) {
+// verify selects and checks a signature of m, whose fields are h, at the
+// instant now of the Verifier's clock.
+func (v *Verifier) verify(m *message, h http.Header, now time.Time) (*Result, error) {
 	inLines, sigLines := h["Signature-Input"], h["Signature"]
 	if len(inLines) == 0 && len(sigLines) == 0 {
 		return nil, fmt.Errorf("%w: no Signature-Input", ErrNoSignature)
@@ -427,7 +428,7 @@ func (v *Verifier) verify(m *message, h http.Header) (*Result, error) {
 	// The fast path takes what fits the strict path's size limits (the
 	// same arithmetic as parseDictLines), so that both refuse alike.
 	if !v.strict && len(inLines) == 1 && len(sigLines) == 1 && len(inLines[0])+2 <= v.p.MaxHeader && len(sigLines[0])+2 <= v.p.MaxHeader {
-		if res, err, ok := v.verifyFast(m, inLines[0], sigLines[0]); ok {
+		if res, err, ok := v.verifyFast(m, inLines[0], sigLines[0], now); ok {
 			return res, err
 		}
 	}
@@ -468,7 +469,7 @@ func (v *Verifier) verify(m *message, h http.Header) (*Result, error) {
 		if !ok || !isBytes {
 			return nil, fmt.Errorf("%w: Signature %s is not a Byte Sequence", signet.ErrMalformed, clip.String(mem.Key))
 		}
-		res, err := v.check(m, mem.Key, &in, sig, &budget)
+		res, err := v.check(m, mem.Key, &in, sig, &budget, now)
 		if err == nil {
 			return res, nil
 		}
@@ -484,7 +485,7 @@ func (v *Verifier) verify(m *message, h http.Header) (*Result, error) {
 
 // verifyFast is verify for fields in the canonical subset fastparse.go
 // reads; ok is false when they are not, and nothing was checked.
-func (v *Verifier) verifyFast(m *message, inField, sigField string) (res *Result, err error, ok bool) {
+func (v *Verifier) verifyFast(m *message, inField, sigField string, now time.Time) (res *Result, err error, ok bool) {
 	var ins [maxFastMembers]fastInput
 	var sigs [maxFastMembers]fastSig
 	n, ok := scanInputs(inField, &ins)
@@ -539,7 +540,7 @@ func (v *Verifier) verifyFast(m *message, inField, sigField string) (res *Result
 		tried++
 		in := fi.in
 		in.comps = comps
-		r, cerr := v.check(m, fi.label, &in, sig, &budget)
+		r, cerr := v.check(m, fi.label, &in, sig, &budget, now)
 		if cerr == nil {
 			if !cached {
 				v.lists.store(fi.list, comps) // only lists that verified
@@ -560,9 +561,9 @@ func (v *Verifier) verifyFast(m *message, inField, sigField string) (res *Result
 // cryptography. It does not remember the nonce: the caller does so with
 // remember once every other check, the body's digest included, has
 // passed, so that a refused message never uses up a nonce.
-func (v *Verifier) check(m *message, label string, in *sigInput, sig []byte, budget *int) (*Result, error) {
+func (v *Verifier) check(m *message, label string, in *sigInput, sig []byte, budget *int, now time.Time) (*Result, error) {
 	res := &Result{Label: label, KeyID: in.keyid, Nonce: in.nonce, Tag: in.tag, comps: in.comps}
-	if err := v.checkPolicy(m.response, in, res); err != nil {
+	if err := v.checkPolicy(m.response, now, in, res); err != nil {
 		return nil, err
 	}
 	var alg signet.Algorithm
@@ -639,14 +640,14 @@ func (v *Verifier) check(m *message, label string, in *sigInput, sig []byte, bud
 // first (checkPolicy refused a nonce bounded by neither, or by an
 // expires further ahead than MaxAge and Skew). It is scoped to the key
 // that verified it, not to the keyid the signer chose: a key without an
-// ID accepts any keyid. The store is given the instant checkPolicy
+// ID accepts any keyid. The store is given now, the instant checkPolicy
 // judged the signature at, so that it keeps the verifier's time.
-func (v *Verifier) remember(res *Result) error {
+func (v *Verifier) remember(res *Result, now time.Time) error {
 	if res.Nonce == "" {
 		return nil
 	}
 	var until time.Time
-	if res.hasCreated {
+	if !res.Created.IsZero() { // set whenever created was given (checkPolicy refused created so far back)
 		until = res.Created.Add(v.p.MaxAge + v.p.Skew)
 	}
 	if !res.Expires.IsZero() {
@@ -654,7 +655,7 @@ func (v *Verifier) remember(res *Result) error {
 			until = e
 		}
 	}
-	if err := v.replay.Remember(res.Key.KeyID(), res.Nonce, res.at, until); err != nil {
+	if err := v.replay.Remember(res.Key.KeyID(), res.Nonce, now, until); err != nil {
 		if !errors.Is(err, ErrReplay) {
 			err = fmt.Errorf("%w: %w", ErrReplay, err) // a store's own failure refuses too
 		}
@@ -744,15 +745,13 @@ func (v *Verifier) now() time.Time {
 // checkPolicy applies the time windows, required components and nonce
 // rule to a signature's parameters; response tells which default
 // coverage applies.
-func (v *Verifier) checkPolicy(response bool, in *sigInput, res *Result) error {
+func (v *Verifier) checkPolicy(response bool, now time.Time, in *sigInput, res *Result) error {
 	if len(in.comps) == 0 {
 		return fmt.Errorf("%w: the signature covers no component", ErrNotCovered)
 	}
-	now := v.now()
-	res.at = now
 	switch {
 	case in.hasCreated:
-		res.Created, res.hasCreated = time.Unix(in.created, 0), true
+		res.Created = time.Unix(in.created, 0)
 		if res.Created.After(now.Add(v.p.Skew)) {
 			return fmt.Errorf("%w: created %d is in the future", signet.ErrNotYetValid, in.created)
 		}
