@@ -57,10 +57,11 @@ type ReplayLimits struct {
 // Remember (a Verifier's Policy.Now); it reads no clock of its own. An
 // entry is kept up to and including its until, and dropped once a later
 // now has passed it (a replay after that is refused by the signature's
-// age or expiry, which end at the same instant). When a key's share, or the whole store, is full of entries
-// still in their time, that key's new nonces are refused (ErrReplay): it
-// fails closed rather than forget a nonce that could be replayed, and a
-// key filling its share locks out no other key.
+// age or expiry, which end at the same instant). When a key's share, or
+// the whole store, is full of entries still in their time, that key's new
+// nonces are refused (ErrReplay): it fails closed rather than forget a
+// nonce that could be replayed, and a key filling its share locks out no
+// other key. The zero MemoryReplayStore has the default limits.
 type MemoryReplayStore struct {
 	mu     sync.Mutex
 	lim    ReplayLimits

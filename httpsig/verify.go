@@ -27,8 +27,8 @@ const maxVerifications = 8
 // offers several for one keyid) is ambiguous for that signature: it is
 // refused with signet.ErrKeyNotFound before any cryptography, so that a
 // forgery against a large key set costs at most this many verifications,
-// as in packages jwt and paseto. Give keys IDs and sign with keyid (Policy.RequireKeyID
-// insists on it).
+// as in packages jwt and paseto. Give keys IDs and sign with keyid
+// (Policy.RequireKeyID insists on it).
 // It is signet.MaxAnonymousCandidates, the bound a KeySet applies per algorithm.
 const MaxKeyCandidates = signet.MaxAnonymousCandidates
 
