@@ -111,6 +111,9 @@ const DefaultAnswerExpiry = 5 * time.Minute
 // client: answering exactly whatever a client asks would make the
 // server's key a signing oracle.
 func (s *Signer) Answer(w Want) (*Signer, error) {
+	if s == nil || s.key == nil {
+		return nil, errNoSigner
+	}
 	if w.KeyID != "" && w.KeyID != s.keyid {
 		return nil, fmt.Errorf("%w: Accept-Signature asks for keyid %q", signet.ErrKeyNotFound, clip.String(w.KeyID))
 	}

@@ -73,8 +73,10 @@ func ParseComponents(s string) ([]Component, error) {
 }
 
 // componentOf checks a parsed identifier: a lowercase name without
-// control characters, and only the parameters RFC 9421 §2 defines, in
-// combinations that make sense for the component.
+// control characters, and only the parameters RFC 9421 §2 defines where
+// it defines them: sf, key, bs and tr on fields only (key and bs
+// exclusive, bs and sf exclusive), name on @query-param only (which
+// needs it), req on any component.
 func componentOf(it sf.Item) (Component, error) {
 	name, ok := it.Value.(string)
 	if !ok || name == "" {
@@ -105,7 +107,9 @@ func componentOf(it sf.Item) (Component, error) {
 			if !ok {
 				return c, fmt.Errorf("%w: %s: parameter %s must be a String", ErrComponent, name, p.Key)
 			}
-			if (p.Key == "name") != (name == "@query-param") {
+			// RFC 9421 §2.1.2, §2.2.8: key selects a member of a
+			// Dictionary field, name a parameter of the query.
+			if p.Key == "name" && name != "@query-param" || p.Key == "key" && name[0] == '@' {
 				return c, fmt.Errorf("%w: %s: parameter %s does not apply", ErrComponent, name, p.Key)
 			}
 			c.param = v

@@ -138,6 +138,9 @@ func NewDigestReader(body io.Reader, contentDigest string) (*DigestReader, error
 
 // Read reads from the body, hashing what it returns.
 func (d *DigestReader) Read(p []byte) (int, error) {
+	if d == nil || d.body == nil || d.dc == nil {
+		return 0, fmt.Errorf("%w: a DigestReader not made by NewDigestReader", ErrDigest)
+	}
 	if d.err != nil {
 		return 0, d.err
 	}

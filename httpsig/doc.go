@@ -35,11 +35,15 @@
 // cannot be replayed on another method, host, path or status
 // (Policy.Require adds components; Policy.InsecureSkipDefaultCoverage is
 // the one way to accept less, and a signature covering no component is
-// refused whatever the policy); a created parameter no older than five
+// refused whatever the policy); a created parameter younger than five
 // minutes and not in the future (a zero Policy.Skew allows no clock skew:
-// set a minute or so between servers); expires when present (a signature
-// is expired at expires, as a JWT at exp); a nonce remembered (in memory,
-// bounded per key ID and in time) so that it cannot be replayed; and, for
+// set a minute or so between servers; a signature is too old at created
+// plus MaxAge plus Skew); expires when present (a signature is expired at
+// expires, as a JWT at exp); a nonce remembered (in memory, bounded per
+// key ID and in time, on the Verifier's clock) so that it cannot be
+// replayed, and remembered last, once every other check, the body's
+// included, has passed, so that a refused copy of a message never uses
+// up the nonce of the genuine one; and, for
 // a message with a body, a signed Content-Digest that matches the body,
 // which is read (at most DefaultMaxBody bytes) and handed on intact.
 // Nothing is read from the body before a signature has been selected and
@@ -75,13 +79,17 @@
 //
 // Work is bounded: Signature-Input and Signature at 16 KiB
 // (Policy.MaxHeader), 16 signatures and 64 components each, at most 8
-// signature checks per message, and a signature without keyid tried
-// against at most MaxKeyCandidates (4) keys over all algorithms, refused
-// as ambiguous (signet.ErrKeyNotFound) when the key set offers more
+// signature checks per message, and a signature tried against at most
+// MaxKeyCandidates (4) keys over all algorithms, refused as ambiguous
+// (signet.ErrKeyNotFound) when the key set offers more, for a signature
+// without keyid or from a custom signet.Keys for one keyid
 // (Policy.RequireKeyID refuses signatures without keyid), 2
-// Accept-Signature answers per response. Signature fields in canonical form take a parser that
-// allocates nothing; anything else goes to the strict RFC 9651 parser,
-// and the two agree (tested, fuzzed).
+// Accept-Signature answers per response. Signature fields in canonical
+// form take a parser that allocates nothing; anything else goes to the
+// strict RFC 9651 parser, and the two agree (tested, fuzzed).
+//
+// A nil or zero Signer, Verifier or Transport (not made by NewSigner or
+// NewVerifier) fails with signet.ErrKeyUsage, never a panic.
 //
 // Every parser has a size limit. Every error wraps a sentinel of package
 // signet (ErrMalformed, ErrTooLarge, ErrSignatureInvalid,

@@ -60,8 +60,8 @@ func FuzzVerifyRequest(f *testing.F) {
 		}
 		// The fast path and the strict parser agree on every message.
 		m := requestMessage(r, nil)
-		_, errFast := v.verify(&m, r.Header)
-		_, errStrict := strict.verify(&m, r.Header)
+		_, errFast := v.verify(&m, r.Header, v.now())
+		_, errStrict := strict.verify(&m, r.Header, strict.now())
 		for _, s := range sentinels {
 			if errors.Is(errFast, s) != errors.Is(errStrict, s) {
 				t.Fatalf("fast path: %v\nstrict parser: %v", errFast, errStrict)

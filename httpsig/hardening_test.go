@@ -196,3 +196,345 @@ func TestSignResponsesEdges(t *testing.T) {
 		t.Fatal("SignResponse with a nil header map")
 	}
 }
+
+// Regression tests for the review of issue 14 (nonces spent by refused
+// messages, the age limit, the replay store's clock, nil receivers).
+
+// TestNonceSpentLast: a copy of a signed message with another body is
+// refused (ErrDigest) without using up the nonce: the genuine message
+// still verifies after it, once, and a copy sent after the genuine one
+// is refused too. For requests and responses, on the fast path and the
+// strict one.
+func TestNonceSpentLast(t *testing.T) {
+	k, _ := mustKey(t, signet.HMACSHA256, "k")
+	withBody := func(body string) io.ReadCloser { return io.NopCloser(strings.NewReader(body)) }
+	for _, strict := range []bool{false, true} {
+		reqSigner := mustSigner(t, k, Options{Nonce: true, Digest: SHA256, Components: []string{"@method", "@authority", "@path", "content-digest"}})
+		respSigner := mustSigner(t, k, Options{Nonce: true, Digest: SHA256, Components: []string{"@status", "content-digest"}})
+		request := func(t *testing.T) func(v *Verifier, body string) error {
+			r := httptest.NewRequest(http.MethodPost, "https://example.com/pay", strings.NewReader("good"))
+			if err := reqSigner.SignRequest(r); err != nil {
+				t.Fatal(err)
+			}
+			return func(v *Verifier, body string) error {
+				c := r.Clone(r.Context())
+				c.Body = withBody(body)
+				_, err := v.VerifyRequest(c)
+				return err
+			}
+		}
+		response := func(t *testing.T) func(v *Verifier, body string) error {
+			h := http.Header{}
+			if err := respSigner.SignResponse(http.StatusOK, h, nil, nil, []byte("good")); err != nil {
+				t.Fatal(err)
+			}
+			return func(v *Verifier, body string) error {
+				_, err := v.VerifyResponse(&http.Response{StatusCode: http.StatusOK, Header: h.Clone(), Body: withBody(body)}, nil)
+				return err
+			}
+		}
+		for name, present := range map[string]func(*testing.T) func(*Verifier, string) error{"request": request, "response": response} {
+			t.Run(fmt.Sprintf("%s/strict=%v", name, strict), func(t *testing.T) {
+				// The tampered copy first.
+				v := mustVerifier(t, Policy{}, k)
+				v.strict = strict
+				send := present(t)
+				if err := send(v, "evil"); !errors.Is(err, ErrDigest) {
+					t.Fatalf("tampered copy: %v", err)
+				}
+				if err := send(v, "good"); err != nil {
+					t.Fatalf("genuine after a tampered copy: %v", err)
+				}
+				if err := send(v, "good"); !errors.Is(err, ErrReplay) {
+					t.Fatalf("genuine replayed: %v", err)
+				}
+				// The genuine message first: a tampered copy after it is
+				// refused, and so is the genuine one replayed.
+				v = mustVerifier(t, Policy{}, k)
+				v.strict = strict
+				send = present(t)
+				if err := send(v, "good"); err != nil {
+					t.Fatalf("genuine: %v", err)
+				}
+				if err := send(v, "evil"); !errors.Is(err, ErrDigest) {
+					t.Fatalf("tampered copy after the genuine one: %v", err)
+				}
+				if err := send(v, "good"); !errors.Is(err, ErrReplay) {
+					t.Fatalf("genuine replayed: %v", err)
+				}
+			})
+		}
+	}
+	// A body that no signed Content-Digest vouches for spends no nonce
+	// either.
+	v := mustVerifier(t, Policy{}, k)
+	r := httptest.NewRequest(http.MethodPost, "https://example.com/pay", nil)
+	if err := mustSigner(t, k, Options{Nonce: true}).SignRequest(r); err != nil {
+		t.Fatal(err)
+	}
+	c := r.Clone(r.Context())
+	c.Body = withBody("smuggled")
+	if _, err := v.VerifyRequest(c); !errors.Is(err, ErrDigest) {
+		t.Fatalf("unsigned body: %v", err)
+	}
+	if _, err := v.VerifyRequest(r.Clone(r.Context())); err != nil {
+		t.Fatalf("genuine (no body) after an unsigned-body copy: %v", err)
+	}
+}
+
+// TestReplayAtAgeLimit: with a fixed clock, the same message presented
+// three times is accepted at most once, at and around the age limit:
+// the limit refuses it at created+MaxAge(+Skew), and a second before it
+// the store still holds the nonce at the very instant its entry ends.
+func TestReplayAtAgeLimit(t *testing.T) {
+	k, _ := mustKey(t, signet.HMACSHA256, "k")
+	r := httptest.NewRequest(http.MethodGet, "https://example.com/x", nil)
+	if err := mustSigner(t, k, Options{NonceValue: "n1"}).SignRequest(r); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name  string
+		skew  time.Duration
+		after time.Duration
+		first error
+	}{
+		{"at created+MaxAge", 0, DefaultMaxAge, ErrTooOld},
+		{"at created+MaxAge+Skew", time.Minute, DefaultMaxAge + time.Minute, ErrTooOld},
+		{"a second before", 0, DefaultMaxAge - time.Second, nil},
+		{"a nanosecond before, with skew", time.Minute, DefaultMaxAge + time.Minute - time.Nanosecond, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			now := testNow.Add(c.after)
+			v := mustVerifier(t, Policy{Skew: c.skew, Now: func() time.Time { return now }}, k)
+			for i := range 3 {
+				_, err := v.VerifyRequest(r.Clone(r.Context()))
+				want := c.first
+				if i > 0 && want == nil {
+					want = ErrReplay
+				}
+				if !errors.Is(err, want) || (want == nil) != (err == nil) {
+					t.Fatalf("presentation %d: %v, want %v", i+1, err, want)
+				}
+			}
+		})
+	}
+	// The store itself keeps an entry up to and including its until.
+	s := NewMemoryReplayStore(ReplayLimits{})
+	until := testNow.Add(time.Minute)
+	if err := s.Remember("k", "n", testNow, until); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Remember("k", "n", until, until); !errors.Is(err, ErrReplay) {
+		t.Fatalf("at until: %v", err)
+	}
+	if err := s.Remember("k", "n", until.Add(time.Nanosecond), until.Add(time.Minute)); err != nil || s.Len() != 1 {
+		t.Fatalf("after until: %v, %d held", err, s.Len())
+	}
+}
+
+// TestReplayStoreKeepsVerifierTime: a MemoryReplayStore the caller makes
+// (Policy.Replay) goes by the Verifier's clock, not the wall clock: with
+// Policy.Now fixed in the past, a replay is refused.
+func TestReplayStoreKeepsVerifierTime(t *testing.T) {
+	k, _ := mustKey(t, signet.HMACSHA256, "k")
+	r := httptest.NewRequest(http.MethodGet, "https://example.com/x", nil)
+	if err := mustSigner(t, k, Options{Nonce: true}).SignRequest(r); err != nil {
+		t.Fatal(err)
+	}
+	store := NewMemoryReplayStore(ReplayLimits{})
+	// testNow is years before the wall clock: the store's entry would
+	// have run out at once on it.
+	v := mustVerifier(t, Policy{Replay: store, Now: fixedNow}, k)
+	if _, err := v.VerifyRequest(r.Clone(r.Context())); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := v.VerifyRequest(r.Clone(r.Context())); !errors.Is(err, ErrReplay) {
+		t.Fatalf("replay with a caller's store and a fixed clock: %v", err)
+	}
+	if store.Len() != 1 {
+		t.Fatalf("%d held", store.Len())
+	}
+	// A verifier whose clock lags the signer's by less than Skew too.
+	lag := testNow.Add(-30 * time.Second)
+	v = mustVerifier(t, Policy{Replay: NewMemoryReplayStore(ReplayLimits{}), Skew: time.Minute, Now: func() time.Time { return lag }}, k)
+	if _, err := v.VerifyRequest(r.Clone(r.Context())); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := v.VerifyRequest(r.Clone(r.Context())); !errors.Is(err, ErrReplay) {
+		t.Fatalf("replay with a lagging clock: %v", err)
+	}
+}
+
+// TestNilReceivers: every exported method on a nil or zero receiver (and
+// with a nil message) fails with a sentinel error, never a panic, and a
+// nil Result answers as an empty one.
+func TestNilReceivers(t *testing.T) {
+	k, _ := mustKey(t, signet.HMACSHA256, "k")
+	good := mustSigner(t, k, Options{})
+	v := mustVerifier(t, Policy{}, k)
+	req := func() *http.Request {
+		return httptest.NewRequest(http.MethodPost, "https://127.0.0.1/", strings.NewReader("x"))
+	}
+	resp := func() *http.Response { return &http.Response{StatusCode: 200, Header: http.Header{}} }
+	var nilSigner *Signer
+	var nilVerifier *Verifier
+	var nilTransport *Transport
+	var nilStore *MemoryReplayStore
+	var nilReader *DigestReader
+	fail := func(error) error { return fmt.Errorf("%w: unreachable", signet.ErrMalformed) }
+	cases := []struct {
+		name string
+		call func() error
+		want error
+	}{
+		{"nil Signer.SignRequest", func() error { return nilSigner.SignRequest(req()) }, signet.ErrKeyUsage},
+		{"zero Signer.SignRequest", func() error { return (&Signer{}).SignRequest(req()) }, signet.ErrKeyUsage},
+		{"nil Signer.SignResponse", func() error { return nilSigner.SignResponse(200, http.Header{}, nil, nil, nil) }, signet.ErrKeyUsage},
+		{"zero Signer.SignResponse", func() error { return (&Signer{}).SignResponse(200, http.Header{}, nil, nil, nil) }, signet.ErrKeyUsage},
+		{"nil Signer.Answer", func() error { _, err := nilSigner.Answer(Want{Label: "x"}); return err }, signet.ErrKeyUsage},
+		{"zero Signer.Answer", func() error { _, err := (&Signer{}).Answer(Want{Label: "x"}); return err }, signet.ErrKeyUsage},
+		{"SignResponses(nil)", func() error { _, err := SignResponses(nil, ResponseOptions{}); return err }, signet.ErrKeyUsage},
+		{"SignResponses(zero Signer)", func() error { _, err := SignResponses(&Signer{}, ResponseOptions{}); return err }, signet.ErrKeyUsage},
+		{"Signer.SignRequest(nil)", func() error { return good.SignRequest(nil) }, signet.ErrMalformed},
+		{"nil Verifier.VerifyRequest", func() error { _, err := nilVerifier.VerifyRequest(req()); return err }, signet.ErrKeyUsage},
+		{"zero Verifier.VerifyRequest", func() error { _, err := (&Verifier{}).VerifyRequest(req()); return err }, signet.ErrKeyUsage},
+		{"nil Verifier.VerifyResponse", func() error { _, err := nilVerifier.VerifyResponse(resp(), nil); return err }, signet.ErrKeyUsage},
+		{"zero Verifier.VerifyResponse", func() error { _, err := (&Verifier{}).VerifyResponse(resp(), nil); return err }, signet.ErrKeyUsage},
+		{"Verifier.VerifyRequest(nil)", func() error { _, err := v.VerifyRequest(nil); return err }, signet.ErrMalformed},
+		{"Verifier.VerifyResponse(nil)", func() error { _, err := v.VerifyResponse(nil, nil); return err }, signet.ErrMalformed},
+		{"nil Transport.RoundTrip", func() error { _, err := nilTransport.RoundTrip(req()); return err }, signet.ErrKeyUsage},
+		{"Transport without Signer", func() error { _, err := (&Transport{}).RoundTrip(req()); return err }, signet.ErrKeyUsage},
+		{"Transport with a zero Signer", func() error { _, err := (&Transport{Signer: &Signer{}}).RoundTrip(req()); return err }, signet.ErrKeyUsage},
+		{"nil MemoryReplayStore.Remember", func() error { return nilStore.Remember("k", "n", testNow, testNow.Add(time.Minute)) }, ErrReplay},
+		{"nil DigestReader.Read", func() error { _, err := nilReader.Read(make([]byte, 1)); return err }, ErrDigest},
+		{"zero DigestReader.Read", func() error { _, err := (&DigestReader{}).Read(make([]byte, 1)); return err }, ErrDigest},
+		{"zero MemoryReplayStore: usable, refuses a replay", func() error {
+			var s MemoryReplayStore
+			if err := s.Remember("k", "n", testNow, testNow.Add(time.Minute)); err != nil {
+				return fail(err)
+			}
+			if s.Len() != 1 {
+				return fail(nil)
+			}
+			return s.Remember("k", "n", testNow, testNow.Add(time.Minute))
+		}, ErrReplay},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			err := c.call()
+			if !errors.Is(err, c.want) || !isSignetError(err) {
+				t.Fatalf("got %v, want %v", err, c.want)
+			}
+		})
+	}
+	if nilStore.Len() != 0 {
+		t.Error("nil MemoryReplayStore.Len")
+	}
+	var nilResult *Result
+	if nilResult.Components() != nil || nilResult.Covers("@method") {
+		t.Error("a nil Result covers something")
+	}
+	// The middleware of a nil or zero Verifier fails closed (500).
+	for name, mv := range map[string]*Verifier{"nil": nil, "zero": {}} {
+		w := httptest.NewRecorder()
+		Middleware(mv)(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { t.Error("handler reached") })).ServeHTTP(w, req())
+		if w.Code != http.StatusInternalServerError {
+			t.Errorf("Middleware(%s Verifier): %d", name, w.Code)
+		}
+	}
+}
+
+// TestComponentParameters: each parameter of RFC 9421 §2.1, §2.2 is
+// accepted only where it is defined: sf, key, bs and tr on fields (bs
+// excluding sf and key), name on @query-param (which needs it), req on
+// any component. Everything else is ErrComponent.
+func TestComponentParameters(t *testing.T) {
+	for _, c := range []struct {
+		id string
+		ok bool
+	}{
+		{`"@authority";key="x"`, false},
+		{`"@method";key="a"`, false},
+		{`"@status";key="a"`, false},
+		{`"@query-param";key="a"`, false},
+		{`"@query-param";name="a";key="b"`, false},
+		{`"@query-param";name="a"`, true},
+		{`"@query-param";name="a";req`, true},
+		{`"@query-param"`, false},
+		{`"@path";name="a"`, false},
+		{`"content-type";name="a"`, false},
+		{`"@authority";sf`, false},
+		{`"@authority";bs`, false},
+		{`"@authority";tr`, false},
+		{`"@method";req`, true},
+		{`"@status";req`, true},
+		{`"example-dict";key="a"`, true},
+		{`"example-dict";key="a";sf`, true},
+		{`"example-dict";key="a";req;tr`, true},
+		{`"example-dict";key="a";bs`, false},
+		{`"example-dict";key=1`, false},
+		{`"x-list";sf`, true},
+		{`"x-list";sf;bs`, false},
+		{`"x-list";bs;tr`, true},
+		{`"x-list";sf=?0`, false},
+		{`"x-list";req=1`, false},
+		{`"x-list";foo`, false},
+	} {
+		_, err := ParseComponent(c.id)
+		if c.ok != (err == nil) || (err != nil && !errors.Is(err, ErrComponent)) {
+			t.Errorf("%s: %v, want ok=%v", c.id, err, c.ok)
+		}
+	}
+}
+
+// TestKeyIDCandidates: a custom signet.Keys that offers more than
+// MaxKeyCandidates keys for one keyid is ambiguous (signet.ErrKeyNotFound)
+// and costs no verification, as in jwt and paseto; up to the bound each
+// candidate is tried once; a Keys that offers one key for every
+// algorithm is one candidate.
+func TestKeyIDCandidates(t *testing.T) {
+	var dup countingKeys
+	for range MaxKeyCandidates + 1 {
+		k, err := signet.GenerateKeyWithID(signet.HMACSHA256, "dup")
+		if err != nil {
+			t.Fatal(err)
+		}
+		dup.keys = append(dup.keys, k)
+	}
+	forger, _ := signet.GenerateKeyWithID(signet.HMACSHA256, "dup")
+	r := httptest.NewRequest(http.MethodGet, "https://example.com/", nil)
+	if err := mustSigner(t, forger, Options{}).SignRequest(r); err != nil {
+		t.Fatal(err)
+	}
+	verify := func(keys signet.Keys) (int, error) {
+		v, err := NewVerifier(keys, Policy{Now: fixedNow})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checks := 0
+		v.onCheck = func(*signet.Key) { checks++ }
+		_, err = v.VerifyRequest(r.Clone(r.Context()))
+		return checks, err
+	}
+	if checks, err := verify(&dup); !errors.Is(err, signet.ErrKeyNotFound) || !strings.Contains(err.Error(), "ambiguous") || checks != 0 {
+		t.Fatalf("%d keys for one keyid: %d checks, %v", len(dup.keys), checks, err)
+	}
+	if dup.handed != len(dup.keys) {
+		t.Fatalf("%d handed out, want one Select's worth", dup.handed)
+	}
+	few := countingKeys{keys: dup.keys[:MaxKeyCandidates]}
+	if checks, err := verify(&few); !errors.Is(err, signet.ErrSignatureInvalid) || checks != MaxKeyCandidates {
+		t.Fatalf("%d keys for one keyid: %d checks, %v", MaxKeyCandidates, checks, err)
+	}
+	// The forger's own key, offered for every algorithm: one candidate.
+	if checks, err := verify(anyAlgKeys{forger}); err != nil || checks != 1 {
+		t.Fatalf("one key offered for every algorithm: %d checks, %v", checks, err)
+	}
+}
+
+// anyAlgKeys offers its key whatever the algorithm asked for.
+type anyAlgKeys struct{ k *signet.Key }
+
+func (a anyAlgKeys) Select(string, signet.Algorithm) (signet.Candidates, error) {
+	return signet.CandidatesOf(a.k), nil
+}

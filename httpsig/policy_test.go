@@ -325,37 +325,35 @@ func TestAnonymousCandidates(t *testing.T) {
 func TestReplayStoreLimits(t *testing.T) {
 	now := testNow
 	s := NewMemoryReplayStore(ReplayLimits{Entries: 10, PerKey: 3, Retention: 10 * time.Minute})
-	s.now = func() time.Time { return now }
 	for i := range 3 {
-		if err := s.Remember("flood", fmt.Sprint(i), now.Add(time.Minute)); err != nil {
+		if err := s.Remember("flood", fmt.Sprint(i), now, now.Add(time.Minute)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := s.Remember("flood", "3", now.Add(time.Minute)); !errors.Is(err, ErrReplay) || !errors.Is(err, signet.ErrTokenID) {
+	if err := s.Remember("flood", "3", now, now.Add(time.Minute)); !errors.Is(err, ErrReplay) || !errors.Is(err, signet.ErrTokenID) {
 		t.Fatalf("a key over its share: %v", err)
 	}
 	for _, key := range []string{"a", "b", "c"} {
-		if err := s.Remember(key, "0", now.Add(time.Minute)); err != nil {
+		if err := s.Remember(key, "0", now, now.Add(time.Minute)); err != nil {
 			t.Fatalf("key %s locked out by another: %v", key, err)
 		}
 	}
-	if err := s.Remember("a", "far", now.Add(11*time.Minute)); !errors.Is(err, ErrReplay) {
+	if err := s.Remember("a", "far", now, now.Add(11*time.Minute)); !errors.Is(err, ErrReplay) {
 		t.Fatalf("a nonce held past the retention: %v", err)
 	}
-	if err := s.Remember("a", "edge", now.Add(10*time.Minute)); err != nil {
+	if err := s.Remember("a", "edge", now, now.Add(10*time.Minute)); err != nil {
 		t.Fatalf("a nonce held for the retention: %v", err)
 	}
 	now = now.Add(2 * time.Minute)
-	if err := s.Remember("flood", "3", now.Add(time.Minute)); err != nil || s.Len() != 2 {
+	if err := s.Remember("flood", "3", now, now.Add(time.Minute)); err != nil || s.Len() != 2 {
 		t.Fatalf("after the entries aged out: %v, %d held", err, s.Len())
 	}
 	// The whole store still bounds the keys together.
 	full := NewMemoryReplayStore(ReplayLimits{Entries: 2, PerKey: 5})
-	full.now = s.now
-	if full.Remember("a", "1", now.Add(time.Minute)) != nil || full.Remember("b", "1", now.Add(time.Minute)) != nil {
+	if full.Remember("a", "1", now, now.Add(time.Minute)) != nil || full.Remember("b", "1", now, now.Add(time.Minute)) != nil {
 		t.Fatal("refused under the bound")
 	}
-	if err := full.Remember("c", "1", now.Add(time.Minute)); !errors.Is(err, ErrReplay) {
+	if err := full.Remember("c", "1", now, now.Add(time.Minute)); !errors.Is(err, ErrReplay) {
 		t.Fatalf("a full store: %v", err)
 	}
 	// A Verifier scopes a nonce to the key that verified it: a key
@@ -365,7 +363,7 @@ func TestReplayStoreLimits(t *testing.T) {
 		t.Fatal(err)
 	}
 	var scopes []string
-	v, err := NewVerifier(anon, Policy{Now: fixedNow, Replay: replayFunc(func(keyID, _ string, _ time.Time) error {
+	v, err := NewVerifier(anon, Policy{Now: fixedNow, Replay: replayFunc(func(keyID, _ string, _, _ time.Time) error {
 		scopes = append(scopes, keyID)
 		return nil
 	})})
@@ -380,7 +378,7 @@ func TestReplayStoreLimits(t *testing.T) {
 		t.Fatalf("%v, scopes %q", err, scopes)
 	}
 	// A store's own failure refuses the signature, as ErrReplay.
-	v, err = NewVerifier(anon, Policy{Now: fixedNow, Replay: replayFunc(func(string, string, time.Time) error { return errors.New("store down") })})
+	v, err = NewVerifier(anon, Policy{Now: fixedNow, Replay: replayFunc(func(string, string, time.Time, time.Time) error { return errors.New("store down") })})
 	if err != nil {
 		t.Fatal(err)
 	}

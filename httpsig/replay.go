@@ -6,19 +6,25 @@ import (
 	"sync"
 	"time"
 
+	"github.com/signet-go/signet"
 	"github.com/signet-go/signet/internal/clip"
 )
 
 // A ReplayStore remembers the nonces of accepted signatures (RFC 9421
 // §7.2.2). Remember records nonce, scoped to keyID (the ID of the key that
-// verified the signature), until until, and returns an error wrapping
-// ErrReplay if it is already recorded, or if it cannot be recorded (a
-// Verifier refuses the signature on any error). It must be safe for
-// concurrent use. A store shared by several servers (Redis, a database)
-// implements it for a fleet; it should bound what one key can hold, as
-// MemoryReplayStore does.
+// verified the signature), up to and including until, and returns an
+// error wrapping ErrReplay if it is already recorded, or if it cannot be
+// recorded (a Verifier refuses the signature on any error). now is the
+// Verifier's time (Policy.Now) when it judged the signature: a store
+// tells which entries have run out by it, never by its own clock, so that
+// a verifier whose clock is fixed or lags keeps its nonces as long as it
+// accepts their signatures. A Verifier calls Remember last, once every
+// other check (the body's digest included) has passed. It must be safe
+// for concurrent use. A store shared by several servers (Redis, a
+// database) implements it for a fleet; it should bound what one key can
+// hold, as MemoryReplayStore does.
 type ReplayStore interface {
-	Remember(keyID, nonce string, until time.Time) error
+	Remember(keyID, nonce string, now, until time.Time) error
 }
 
 // Default limits of a MemoryReplayStore (see ReplayLimits).
@@ -47,19 +53,21 @@ type ReplayLimits struct {
 }
 
 // MemoryReplayStore is a ReplayStore in memory, bounded in entries, in
-// entries per key ID, and in retention. An entry is dropped once its time
-// has passed (a replay after that is refused by the signature's age or
-// expiry). When a key's share, or the whole store, is full of entries
-// still in their time, that key's new nonces are refused (ErrReplay): it
-// fails closed rather than forget a nonce that could be replayed, and a
-// key filling its share locks out no other key.
+// entries per key ID, and in retention. Time is what its callers pass to
+// Remember (a Verifier's Policy.Now); it reads no clock of its own. An
+// entry is kept up to and including its until, and dropped once a later
+// now has passed it (a replay after that is refused by the signature's
+// age or expiry, which end at the same instant). When a key's share, or
+// the whole store, is full of entries still in their time, that key's new
+// nonces are refused (ErrReplay): it fails closed rather than forget a
+// nonce that could be replayed, and a key filling its share locks out no
+// other key. The zero MemoryReplayStore has the default limits.
 type MemoryReplayStore struct {
 	mu     sync.Mutex
 	lim    ReplayLimits
 	seen   map[replayKey]time.Time
 	perKey map[string]int
 	exp    expiryHeap
-	now    func() time.Time
 }
 
 type replayKey struct{ keyID, nonce string }
@@ -77,22 +85,28 @@ func NewMemoryReplayStore(lim ReplayLimits) *MemoryReplayStore {
 	if lim.Retention <= 0 {
 		lim.Retention = DefaultReplayRetention
 	}
-	return &MemoryReplayStore{lim: lim, seen: map[replayKey]time.Time{}, perKey: map[string]int{}, now: time.Now}
+	return &MemoryReplayStore{lim: lim, seen: map[replayKey]time.Time{}, perKey: map[string]int{}}
 }
 
 // Remember implements ReplayStore.
-func (s *MemoryReplayStore) Remember(keyID, nonce string, until time.Time) error {
+func (s *MemoryReplayStore) Remember(keyID, nonce string, now, until time.Time) error {
+	if s == nil {
+		return fmt.Errorf("%w: %w: a nil MemoryReplayStore", ErrReplay, signet.ErrKeyUsage)
+	}
 	k := replayKey{keyID, nonce}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	now := s.now()
-	for len(s.exp) > 0 && !s.exp[0].until.After(now) {
+	if s.seen == nil { // the zero MemoryReplayStore: default limits
+		d := NewMemoryReplayStore(ReplayLimits{})
+		s.lim, s.seen, s.perKey = d.lim, d.seen, d.perKey
+	}
+	for len(s.exp) > 0 && s.exp[0].until.Before(now) {
 		e := heap.Pop(&s.exp).(expiry)
 		if t, ok := s.seen[e.key]; ok && t.Equal(e.until) {
 			s.drop(e.key)
 		}
 	}
-	if t, ok := s.seen[k]; ok && t.After(now) {
+	if _, ok := s.seen[k]; ok { // still in its time: older entries were dropped above
 		return fmt.Errorf("%w: keyid %q", ErrReplay, clip.String(keyID))
 	}
 	if until.After(now.Add(s.lim.Retention)) {
@@ -122,6 +136,9 @@ func (s *MemoryReplayStore) drop(k replayKey) {
 
 // Len returns the number of nonces held.
 func (s *MemoryReplayStore) Len() int {
+	if s == nil {
+		return 0
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return len(s.seen)

@@ -132,6 +132,9 @@ func newResponder(s *Signer, o ResponseOptions) (*responder, error) {
 	if s == nil {
 		return nil, fmt.Errorf("%w: SignResponses without a Signer", signet.ErrKeyUsage)
 	}
+	if s.key == nil {
+		return nil, fmt.Errorf("SignResponses: %w", errNoSigner)
+	}
 	if s.requestOnly {
 		return nil, errAnswerRequestOnly
 	}

@@ -110,6 +110,14 @@ func TestSecurity(t *testing.T) {
 		{name: "lenient structured field", mutate: func(r *http.Request) {
 			setInput(r, func(s string) string { return strings.Replace(s, `("@method"`, `( "@method",`, 1) })
 		}, want: signet.ErrMalformed},
+		// Parameters only where RFC 9421 §2.1, §2.2 define them (issue
+		// 14 review): key on a derived component is no component.
+		{name: "key on a derived component", mutate: func(r *http.Request) {
+			setInput(r, func(s string) string { return strings.Replace(s, `"@authority"`, `"@authority";key="x"`, 1) })
+		}, want: ErrComponent},
+		{name: "name on a field", mutate: func(r *http.Request) {
+			setInput(r, func(s string) string { return strings.Replace(s, `"content-type"`, `"content-type";name="x"`, 1) })
+		}, want: ErrComponent},
 		{name: "unknown derived component", mutate: func(r *http.Request) {
 			setInput(r, func(s string) string { return strings.Replace(s, `"@method"`, `"@signature-params"`, 1) })
 		}, want: ErrComponent},
@@ -168,6 +176,11 @@ func TestSecurity(t *testing.T) {
 		{name: "at expires, zero skew", o: Options{Expires: time.Minute}, p: &Policy{Now: func() time.Time { return testNow.Add(time.Minute) }}, want: signet.ErrExpired},
 		{name: "a second before expires", o: Options{Expires: time.Minute}, p: &Policy{Now: func() time.Time { return testNow.Add(59 * time.Second) }}, want: nil},
 		{name: "at expires plus skew", o: Options{Expires: time.Minute}, p: &Policy{Skew: time.Minute, Now: func() time.Time { return testNow.Add(2 * time.Minute) }}, want: signet.ErrExpired},
+		// The age limit ends at created+MaxAge+Skew, as expires does
+		// (issue 14 review): at that instant the signature is too old.
+		{name: "created exactly MaxAge ago", p: &Policy{Now: func() time.Time { return testNow.Add(DefaultMaxAge) }}, want: ErrTooOld},
+		{name: "created a second less than MaxAge ago", p: &Policy{Now: func() time.Time { return testNow.Add(DefaultMaxAge - time.Second) }}, want: nil},
+		{name: "created exactly MaxAge plus skew ago", p: &Policy{Skew: time.Minute, Now: func() time.Time { return testNow.Add(DefaultMaxAge + time.Minute) }}, want: ErrTooOld},
 		// Retention (item 6): a nonce without created, expires an hour
 		// ahead, would pin its entry for an hour.
 		{name: "nonce with expires far ahead and no created", o: Options{Nonce: true, NoCreated: true, Expires: time.Hour}, p: &Policy{NoCreated: true}, want: ErrNotCovered},
@@ -195,7 +208,10 @@ func TestSecurity(t *testing.T) {
 			sv := mustVerifier(t, p, keys...)
 			sv.strict = true
 			m := requestMessage(r, p.Origin)
-			_, errStrict := sv.verify(&m, r.Header)
+			res, errStrict := sv.verify(&m, r.Header, sv.now())
+			if errStrict == nil { // VerifyRequest remembers the nonce last, after the body
+				errStrict = sv.remember(res, sv.now())
+			}
 			_, err := mustVerifier(t, p, keys...).VerifyRequest(r)
 			if !errors.Is(err, c.want) {
 				t.Fatalf("got %v, want %v", err, c.want)
@@ -259,13 +275,13 @@ func jwsTwin(t *testing.T, k *signet.Key) *signet.Key {
 
 // replayed is a store that has seen every nonce.
 func replayed(t *testing.T) ReplayStore {
-	return replayFunc(func(string, string, time.Time) error { return ErrReplay })
+	return replayFunc(func(string, string, time.Time, time.Time) error { return ErrReplay })
 }
 
-type replayFunc func(keyID, nonce string, until time.Time) error
+type replayFunc func(keyID, nonce string, now, until time.Time) error
 
-func (f replayFunc) Remember(keyID, nonce string, until time.Time) error {
-	return f(keyID, nonce, until)
+func (f replayFunc) Remember(keyID, nonce string, now, until time.Time) error {
+	return f(keyID, nonce, now, until)
 }
 
 // TestReplayStore: the in-memory store refuses a nonce twice, forgets it
@@ -273,21 +289,20 @@ func (f replayFunc) Remember(keyID, nonce string, until time.Time) error {
 func TestReplayStore(t *testing.T) {
 	now := testNow
 	s := NewMemoryReplayStore(ReplayLimits{Entries: 2})
-	s.now = func() time.Time { return now }
-	if err := s.Remember("k", "n1", now.Add(time.Minute)); err != nil {
+	if err := s.Remember("k", "n1", now, now.Add(time.Minute)); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Remember("k", "n1", now.Add(time.Minute)); !errors.Is(err, ErrReplay) {
+	if err := s.Remember("k", "n1", now, now.Add(time.Minute)); !errors.Is(err, ErrReplay) {
 		t.Fatal(err)
 	}
-	if err := s.Remember("other", "n1", now.Add(time.Minute)); err != nil {
+	if err := s.Remember("other", "n1", now, now.Add(time.Minute)); err != nil {
 		t.Fatal("a nonce is scoped to its key", err)
 	}
-	if err := s.Remember("k", "n2", now.Add(time.Minute)); !errors.Is(err, ErrReplay) {
+	if err := s.Remember("k", "n2", now, now.Add(time.Minute)); !errors.Is(err, ErrReplay) {
 		t.Fatal("a full store must refuse", err)
 	}
 	now = now.Add(2 * time.Minute)
-	if err := s.Remember("k", "n2", now.Add(time.Minute)); err != nil || s.Len() != 1 {
+	if err := s.Remember("k", "n2", now, now.Add(time.Minute)); err != nil || s.Len() != 1 {
 		t.Fatal(err, s.Len())
 	}
 	// Through a Verifier: the second use of a nonce is refused.

@@ -63,7 +63,8 @@ type Options struct {
 }
 
 // A Signer adds signatures to messages with one key and one set of
-// options. It is safe for concurrent use.
+// options. It is safe for concurrent use. Make one with NewSigner: a nil
+// or zero Signer fails with signet.ErrKeyUsage.
 type Signer struct {
 	key     *signet.Key
 	label   string
@@ -128,10 +129,19 @@ func NewSigner(key *signet.Key, o Options) (*Signer, error) {
 	return s, nil
 }
 
+// errNoSigner is what a nil Signer, or one not made by NewSigner, returns.
+var errNoSigner = fmt.Errorf("%w: httpsig: a Signer not made by NewSigner", signet.ErrKeyUsage)
+
 // SignRequest adds a signature to r: Signature-Input and Signature field
 // lines with the Signer's label, after any already there. With
 // Options.Digest, a body without Content-Digest gets one first.
 func (s *Signer) SignRequest(r *http.Request) error {
+	if s == nil || s.key == nil {
+		return errNoSigner
+	}
+	if r == nil {
+		return fmt.Errorf("%w: httpsig: SignRequest of a nil request", signet.ErrMalformed)
+	}
 	if r.Header == nil {
 		r.Header = http.Header{}
 	}
@@ -157,6 +167,9 @@ func (s *Signer) SignRequest(r *http.Request) error {
 // body is the response content, used only to add a Content-Digest with
 // Options.Digest; pass nil otherwise.
 func (s *Signer) SignResponse(status int, h, trailer http.Header, req *http.Request, body []byte) error {
+	if s == nil || s.key == nil {
+		return errNoSigner
+	}
 	if h == nil {
 		return fmt.Errorf("%w: httpsig: SignResponse needs the response's header map", signet.ErrMalformed)
 	}

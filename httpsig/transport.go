@@ -22,11 +22,11 @@ type Transport struct {
 
 // RoundTrip implements http.RoundTripper.
 func (t *Transport) RoundTrip(r *http.Request) (*http.Response, error) {
-	if t.Signer == nil {
+	if t == nil || t.Signer == nil || t.Signer.key == nil {
 		if r.Body != nil {
 			r.Body.Close()
 		}
-		return nil, fmt.Errorf("%w: httpsig: Transport without a Signer", signet.ErrKeyUsage)
+		return nil, fmt.Errorf("%w: httpsig: Transport without a Signer made by NewSigner", signet.ErrKeyUsage)
 	}
 	signed := r.Clone(r.Context())
 	if err := t.Signer.SignRequest(signed); err != nil {

@@ -170,12 +170,12 @@ func TestVectors(t *testing.T) {
 			// policy requires (B.2.1 covers nothing): the default refuses
 			// them, an empty list even when the defaults are dropped.
 			if weak := !coversDefaults(in.comps, resp != nil); weak {
-				if _, err := mustVerifierSet(t, set, p).verify(&m, h); !errors.Is(err, ErrNotCovered) {
+				if _, err := verifyAt(mustVerifierSet(t, set, p), &m, h); !errors.Is(err, ErrNotCovered) {
 					t.Fatalf("the default policy accepts a signature covering %v: %v", in.comps, err)
 				}
 				p.InsecureSkipDefaultCoverage = true
 				if len(in.comps) == 0 {
-					if _, err := mustVerifierSet(t, set, p).verify(&m, h); !errors.Is(err, ErrNotCovered) {
+					if _, err := verifyAt(mustVerifierSet(t, set, p), &m, h); !errors.Is(err, ErrNotCovered) {
 						t.Fatalf("a signature covering nothing: %v", err)
 					}
 					valid++
@@ -192,7 +192,7 @@ func TestVectors(t *testing.T) {
 				t.Fatal(err)
 			}
 			strict.strict = true
-			_, errStrict := strict.verify(&m, h)
+			_, errStrict := strict.verify(&m, h, strict.now())
 			var res *Result
 			if resp != nil {
 				res, err = ver.VerifyResponse(resp, related)
@@ -258,3 +258,8 @@ func mustVerifierSet(t testing.TB, keys signet.Keys, p Policy) *Verifier {
 }
 
 func bufioReader(r io.Reader) *bufio.Reader { return bufio.NewReader(r) }
+
+// verifyAt is v.verify at the instant of v's clock.
+func verifyAt(v *Verifier, m *message, h http.Header) (*Result, error) {
+	return v.verify(m, h, v.now())
+}

@@ -21,14 +21,14 @@ import (
 // or signatures without keyid against a large key set, cannot buy more.
 const maxVerifications = 8
 
-// MaxKeyCandidates bounds the keys one signature is tried against when it
-// does not name its key (no keyid parameter), over every RFC 9421
-// algorithm when it names none either. A key set that offers more
-// candidates is ambiguous for such a signature: it is refused with
-// signet.ErrKeyNotFound before any cryptography, so that a forgery
-// without keyid against a large key set costs at most this many
-// verifications. Give keys IDs and sign with keyid (Policy.RequireKeyID
-// insists on it).
+// MaxKeyCandidates bounds the keys one signature is tried against, over
+// every RFC 9421 algorithm when it names none. A key set that offers more
+// candidates (for a signature without keyid, or a custom signet.Keys that
+// offers several for one keyid) is ambiguous for that signature: it is
+// refused with signet.ErrKeyNotFound before any cryptography, so that a
+// forgery against a large key set costs at most this many verifications,
+// as in packages jwt and paseto. Give keys IDs and sign with keyid
+// (Policy.RequireKeyID insists on it).
 // It is signet.MaxAnonymousCandidates, the bound a KeySet applies per algorithm.
 const MaxKeyCandidates = signet.MaxAnonymousCandidates
 
@@ -73,7 +73,9 @@ type Policy struct {
 	// peers that cannot sign those components, with Require naming what
 	// they do sign. A signature covering no component is refused even so.
 	InsecureSkipDefaultCoverage bool
-	// MaxAge bounds how old created may be; DefaultMaxAge when zero.
+	// MaxAge bounds how old created may be: a signature is too old
+	// (ErrTooOld) at created plus MaxAge plus Skew, as it is expired at
+	// expires plus Skew. DefaultMaxAge when zero.
 	MaxAge time.Duration
 	// Skew is the clock skew allowed for created in the future and for
 	// expires in the past: zero allows none (a signature is expired at
@@ -92,7 +94,9 @@ type Policy struct {
 	// of the key that verified it, for as long as its signature could be
 	// accepted: at most MaxAge plus twice Skew (a signature with a nonce
 	// whose window is longer, expires far ahead without created, is
-	// refused).
+	// refused). The store is given the Verifier's time (Now) with each
+	// nonce, and is asked last, once every other check (the body's
+	// digest included) has passed: a refused message uses up no nonce.
 	Replay ReplayStore
 	// UnsignedBody accepts a request body that no covered Content-Digest
 	// vouches for. By default a request with a body must cover
@@ -181,11 +185,20 @@ type Result struct {
 }
 
 // Components returns the covered components, in signed order.
-func (r *Result) Components() []Component { return slices.Clone(r.comps) }
+// A nil Result covers nothing.
+func (r *Result) Components() []Component {
+	if r == nil {
+		return nil
+	}
+	return slices.Clone(r.comps)
+}
 
 // Covers reports whether the signature covers the component identified
 // by id (serialized or bare, as for ParseComponent).
 func (r *Result) Covers(id string) bool {
+	if r == nil {
+		return false
+	}
 	c, err := ParseComponent(id)
 	return err == nil && r.covers(c.id)
 }
@@ -248,9 +261,7 @@ func NewVerifier(keys signet.Keys, p Policy) (*Verifier, error) {
 	}
 	v.p.MaxHeader = min(v.p.MaxHeader, sf.MaxLen) // the parser's own bound
 	if v.replay == nil {
-		s := NewMemoryReplayStore(ReplayLimits{Retention: v.p.MaxAge + 2*v.p.Skew})
-		s.now = v.now // the store keeps the verifier's time
-		v.replay = s
+		v.replay = NewMemoryReplayStore(ReplayLimits{Retention: v.p.MaxAge + 2*v.p.Skew})
 	}
 	return v, nil
 }
@@ -290,15 +301,22 @@ func (v *Verifier) VerifyRequest(r *http.Request) (*Result, error) {
 	if v == nil || v.keys == nil {
 		return nil, errNoVerifier
 	}
+	if r == nil {
+		return nil, fmt.Errorf("%w: httpsig: VerifyRequest of a nil request", signet.ErrMalformed)
+	}
 	m := requestMessage(r, v.p.Origin)
 	if len(r.Trailer) > 0 {
 		m.body = &r.Body
 	}
-	res, err := v.verify(&m, r.Header)
+	now := v.now() // one instant judges the message, and its nonce
+	res, err := v.verify(&m, r.Header, now)
 	if err != nil {
 		return nil, err
 	}
 	if err := v.checkBody(r.Header, &r.Body, res); err != nil {
+		return nil, err
+	}
+	if err := v.remember(res, now); err != nil {
 		return nil, err
 	}
 	return res, nil
@@ -310,6 +328,9 @@ func (v *Verifier) VerifyRequest(r *http.Request) (*Result, error) {
 func (v *Verifier) VerifyResponse(resp *http.Response, req *http.Request) (*Result, error) {
 	if v == nil || v.keys == nil {
 		return nil, errNoVerifier
+	}
+	if resp == nil {
+		return nil, fmt.Errorf("%w: httpsig: VerifyResponse of a nil response", signet.ErrMalformed)
 	}
 	if req == nil {
 		req = resp.Request
@@ -323,11 +344,15 @@ func (v *Verifier) VerifyResponse(resp *http.Response, req *http.Request) (*Resu
 	if len(resp.Trailer) > 0 {
 		m.body = &resp.Body
 	}
-	res, err := v.verify(&m, resp.Header)
+	now := v.now()
+	res, err := v.verify(&m, resp.Header, now)
 	if err != nil {
 		return nil, err
 	}
 	if err := v.checkBody(resp.Header, &resp.Body, res); err != nil {
+		return nil, err
+	}
+	if err := v.remember(res, now); err != nil {
 		return nil, err
 	}
 	return res, nil
@@ -393,8 +418,9 @@ func (v *Verifier) checkBody(h http.Header, body *io.ReadCloser, res *Result) er
 	return dc.verify()
 }
 
-// verify selects and checks a signature of m, whose fields are h.
-func (v *Verifier) verify(m *message, h http.Header) (*Result, error) {
+// verify selects and checks a signature of m, whose fields are h, at the
+// instant now of the Verifier's clock.
+func (v *Verifier) verify(m *message, h http.Header, now time.Time) (*Result, error) {
 	inLines, sigLines := h["Signature-Input"], h["Signature"]
 	if len(inLines) == 0 && len(sigLines) == 0 {
 		return nil, fmt.Errorf("%w: no Signature-Input", ErrNoSignature)
@@ -402,7 +428,7 @@ func (v *Verifier) verify(m *message, h http.Header) (*Result, error) {
 	// The fast path takes what fits the strict path's size limits (the
 	// same arithmetic as parseDictLines), so that both refuse alike.
 	if !v.strict && len(inLines) == 1 && len(sigLines) == 1 && len(inLines[0])+2 <= v.p.MaxHeader && len(sigLines[0])+2 <= v.p.MaxHeader {
-		if res, err, ok := v.verifyFast(m, inLines[0], sigLines[0]); ok {
+		if res, err, ok := v.verifyFast(m, inLines[0], sigLines[0], now); ok {
 			return res, err
 		}
 	}
@@ -443,7 +469,7 @@ func (v *Verifier) verify(m *message, h http.Header) (*Result, error) {
 		if !ok || !isBytes {
 			return nil, fmt.Errorf("%w: Signature %s is not a Byte Sequence", signet.ErrMalformed, clip.String(mem.Key))
 		}
-		res, err := v.check(m, mem.Key, &in, sig, &budget)
+		res, err := v.check(m, mem.Key, &in, sig, &budget, now)
 		if err == nil {
 			return res, nil
 		}
@@ -459,7 +485,7 @@ func (v *Verifier) verify(m *message, h http.Header) (*Result, error) {
 
 // verifyFast is verify for fields in the canonical subset fastparse.go
 // reads; ok is false when they are not, and nothing was checked.
-func (v *Verifier) verifyFast(m *message, inField, sigField string) (res *Result, err error, ok bool) {
+func (v *Verifier) verifyFast(m *message, inField, sigField string, now time.Time) (res *Result, err error, ok bool) {
 	var ins [maxFastMembers]fastInput
 	var sigs [maxFastMembers]fastSig
 	n, ok := scanInputs(inField, &ins)
@@ -514,7 +540,7 @@ func (v *Verifier) verifyFast(m *message, inField, sigField string) (res *Result
 		tried++
 		in := fi.in
 		in.comps = comps
-		r, cerr := v.check(m, fi.label, &in, sig, &budget)
+		r, cerr := v.check(m, fi.label, &in, sig, &budget, now)
 		if cerr == nil {
 			if !cached {
 				v.lists.store(fi.list, comps) // only lists that verified
@@ -532,11 +558,12 @@ func (v *Verifier) verifyFast(m *message, inField, sigField string) (res *Result
 }
 
 // check verifies one signature: policy first, then the key, then the
-// cryptography, and the nonce last (so that a forgery cannot use up a
-// nonce).
-func (v *Verifier) check(m *message, label string, in *sigInput, sig []byte, budget *int) (*Result, error) {
+// cryptography. It does not remember the nonce: the caller does so with
+// remember once every other check, the body's digest included, has
+// passed, so that a refused message never uses up a nonce.
+func (v *Verifier) check(m *message, label string, in *sigInput, sig []byte, budget *int, now time.Time) (*Result, error) {
 	res := &Result{Label: label, KeyID: in.keyid, Nonce: in.nonce, Tag: in.tag, comps: in.comps}
-	if err := v.checkPolicy(m.response, in, res); err != nil {
+	if err := v.checkPolicy(m.response, now, in, res); err != nil {
 		return nil, err
 	}
 	var alg signet.Algorithm
@@ -601,30 +628,40 @@ func (v *Verifier) check(m *message, label string, in *sigInput, sig []byte, bud
 	if err != nil {
 		return nil, err
 	}
-	if in.nonce != "" {
-		// Remember the nonce for as long as the signature could be
-		// accepted: until created ages out or expires passes, whichever
-		// is first (checkPolicy refused a nonce bounded by neither, or
-		// by an expires further ahead than MaxAge and Skew). It is
-		// scoped to the key that verified it, not to the keyid the
-		// signer chose: a key without an ID accepts any keyid.
-		var until time.Time
-		if in.hasCreated {
-			until = time.Unix(in.created, 0).Add(v.p.MaxAge + v.p.Skew)
-		}
-		if in.hasExpires {
-			if e := time.Unix(in.expires, 0).Add(v.p.Skew); until.IsZero() || e.Before(until) {
-				until = e
-			}
-		}
-		if err := v.replay.Remember(res.Key.KeyID(), in.nonce, until); err != nil {
-			if !errors.Is(err, ErrReplay) {
-				err = fmt.Errorf("%w: %w", ErrReplay, err) // a store's own failure refuses too
-			}
-			return nil, err
+	return res, nil
+}
+
+// remember records the nonce of an accepted signature, the last check of
+// all: a message refused for any other reason (its body included) must
+// not use up the nonce of the genuine one.
+//
+// The nonce is remembered for as long as the signature could be
+// accepted: until created ages out or expires passes, whichever is
+// first (checkPolicy refused a nonce bounded by neither, or by an
+// expires further ahead than MaxAge and Skew). It is scoped to the key
+// that verified it, not to the keyid the signer chose: a key without an
+// ID accepts any keyid. The store is given now, the instant checkPolicy
+// judged the signature at, so that it keeps the verifier's time.
+func (v *Verifier) remember(res *Result, now time.Time) error {
+	if res.Nonce == "" {
+		return nil
+	}
+	var until time.Time
+	if !res.Created.IsZero() { // set whenever created was given (checkPolicy refused created so far back)
+		until = res.Created.Add(v.p.MaxAge + v.p.Skew)
+	}
+	if !res.Expires.IsZero() {
+		if e := res.Expires.Add(v.p.Skew); until.IsZero() || e.Before(until) {
+			until = e
 		}
 	}
-	return res, nil
+	if err := v.replay.Remember(res.Key.KeyID(), res.Nonce, now, until); err != nil {
+		if !errors.Is(err, ErrReplay) {
+			err = fmt.Errorf("%w: %w", ErrReplay, err) // a store's own failure refuses too
+		}
+		return err
+	}
+	return nil
 }
 
 // readsTrailers reports whether comps covers a trailer field of the
@@ -640,8 +677,9 @@ func readsTrailers(comps []Component) bool {
 
 // selectKeys finds the keys that may have made a signature with keyid and,
 // when the signature names one, alg. Without alg the key decides: any
-// RFC 9421 algorithm is looked up. Without keyid, more than
-// MaxKeyCandidates keys in all are refused as ambiguous.
+// RFC 9421 algorithm is looked up. More than MaxKeyCandidates distinct
+// keys in all, with or without keyid (a custom signet.Keys may offer several for
+// one keyid), are refused as ambiguous, as jwt and paseto do.
 func selectKeys(out []*signet.Key, keys signet.Keys, keyid string, alg signet.Algorithm) ([]*signet.Key, error) {
 	switch ks := keys.(type) {
 	case *signet.Key:
@@ -677,11 +715,15 @@ func selectKeys(out []*signet.Key, keys signet.Keys, keyid string, alg signet.Al
 			}
 			continue
 		}
-		if keyid == "" && len(out)+c.Len() > MaxKeyCandidates {
-			return nil, fmt.Errorf("%w: ambiguous: a signature without keyid matches more than %d keys", signet.ErrKeyNotFound, MaxKeyCandidates)
-		}
 		for i := range c.Len() {
-			out = append(out, c.At(i))
+			k := c.At(i)
+			if slices.Contains(out, k) {
+				continue // a key set that ignores alg offers one key for each
+			}
+			if len(out) == MaxKeyCandidates {
+				return nil, fmt.Errorf("%w: ambiguous: the key set offers more than %d candidate keys for keyid %q", signet.ErrKeyNotFound, MaxKeyCandidates, clip.String(keyid))
+			}
+			out = append(out, k)
 		}
 	}
 	if len(out) == 0 {
@@ -703,18 +745,20 @@ func (v *Verifier) now() time.Time {
 // checkPolicy applies the time windows, required components and nonce
 // rule to a signature's parameters; response tells which default
 // coverage applies.
-func (v *Verifier) checkPolicy(response bool, in *sigInput, res *Result) error {
+func (v *Verifier) checkPolicy(response bool, now time.Time, in *sigInput, res *Result) error {
 	if len(in.comps) == 0 {
 		return fmt.Errorf("%w: the signature covers no component", ErrNotCovered)
 	}
-	now := v.now()
 	switch {
 	case in.hasCreated:
 		res.Created = time.Unix(in.created, 0)
 		if res.Created.After(now.Add(v.p.Skew)) {
 			return fmt.Errorf("%w: created %d is in the future", signet.ErrNotYetValid, in.created)
 		}
-		if res.Created.Before(now.Add(-v.p.MaxAge - v.p.Skew)) {
+		// Too old at created+MaxAge+Skew, as a signature is expired
+		// at expires: the same instant ends both windows, and the
+		// replay store keeps the nonce up to and including it.
+		if !now.Before(res.Created.Add(v.p.MaxAge + v.p.Skew)) {
 			return fmt.Errorf("%w: created %d is more than %v ago", ErrTooOld, in.created, v.p.MaxAge)
 		}
 	case !v.p.NoCreated:

@@ -77,15 +77,15 @@ type signetHTTPSigOps struct {
 	replay *httpsigNonces // VerifyAt's nonces
 }
 
-// httpsigNonces is VerifyAt's replay store: httpsig.MemoryReplayStore
-// forgets a nonce once its time has passed on the wall clock, which for
-// a signature checked at a past instant is at once.
+// httpsigNonces is VerifyAt's replay store: it never forgets, as
+// VerifyAt checks at instants that need not increase (a
+// httpsig.MemoryReplayStore forgets what a later instant has passed).
 type httpsigNonces struct {
 	mu   sync.Mutex
 	seen map[string]bool
 }
 
-func (n *httpsigNonces) Remember(keyID, nonce string, _ time.Time) error {
+func (n *httpsigNonces) Remember(keyID, nonce string, _, _ time.Time) error {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	k := keyID + "\x00" + nonce
