@@ -290,7 +290,7 @@ func TestSecurity(t *testing.T) {
 		}
 		cases = append(cases,
 			tc{"variant " + v.name + " of " + v.claim, hs, craft(t, hs, hdr, payload), p, signet.ErrMalformed},
-			tc{"variant " + v.name + " of " + v.claim + ", spaced", hs, craft(t, hs, hdr, " "+payload), p, signet.ErrMalformed})
+			tc{"variant " + v.name + " of " + v.claim + ", spaced", hs, craft(t, hs, hdr, "{ "+payload[1:]), p, signet.ErrMalformed})
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
