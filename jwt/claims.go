@@ -286,7 +286,7 @@ func readClaims(payload string, c *Claims, at *instants, fold bool) (has uint8, 
 // fraction sets *exact.
 func claimDate(m *jsonx.Members, payload string, up bool, exact *bool) (NumericDate, claimcheck.Time, bool) {
 	raw := m.Value(payload)
-	if strings.IndexAny(raw, ".eE") < 0 { // an integer, or not a number at all
+	if !strings.ContainsAny(raw, ".eE") { // an integer, or not a number at all
 		v, ok := m.Int(payload)
 		return NumericDate(v), claimcheck.Seconds(v), ok && claimcheck.ValidNumericDate(v)
 	}
