@@ -39,6 +39,12 @@ type registeredClaims interface{ registered() *Claims }
 
 // NumericDate is a JWT time: seconds since the Unix epoch (RFC 7519 §2).
 // Zero means absent.
+//
+// It holds whole seconds. RFC 7519 allows a fraction, and Verify checks
+// exp, nbf and iat with theirs, to the nanosecond, as paseto does; the
+// Claims it returns hold them rounded toward the stricter side: exp down,
+// nbf and iat up. A token is thus never valid earlier, or longer, than
+// either its claims or the returned Claims say.
 type NumericDate int64
 
 // At returns the NumericDate of t, truncated to the second.
@@ -52,18 +58,19 @@ func (d NumericDate) Time() time.Time {
 	return time.Unix(int64(d), 0)
 }
 
-// UnmarshalJSON accepts a JSON number from 0 to 2^53, with a fraction or
-// exponent truncated to whole seconds, as RFC 7519 allows; null leaves d
-// unchanged.
+// UnmarshalJSON accepts a JSON number from 0 to 2^53, as RFC 7519
+// allows, a fraction rounded down to whole seconds; null leaves d
+// unchanged. (Verify reads the registered dates itself, rounding nbf and
+// iat up; UnmarshalJSON serves the caller's own date fields.)
 func (d *NumericDate) UnmarshalJSON(b []byte) error {
 	if string(b) == "null" {
 		return nil
 	}
-	v, err := jsonx.Int(string(b))
-	if err != nil || !claimcheck.ValidNumericDate(v) {
+	t, ok := claimcheck.ParseNumericDate(string(b))
+	if !ok {
 		return fmt.Errorf("%w: NumericDate %.32q: want a number of seconds from 0 to 2^53", signet.ErrMalformed, b)
 	}
-	*d = NumericDate(v)
+	*d = NumericDate(t.Sec)
 	return nil
 }
 
@@ -189,18 +196,34 @@ const (
 	hasAud = claimcheck.HasAud
 )
 
+// instants are exp, nbf and iat as a payload wrote them, fractions
+// included; Claims holds them in whole seconds (NumericDate). exact says
+// one of them had a fraction: the checks then read these.
+type instants struct {
+	exact         bool
+	exp, nbf, iat claimcheck.Time
+}
+
 // decodeClaims reads the registered claims out of a JSON object payload,
-// validating the whole object strictly (no duplicate names at any depth).
+// validating the whole object strictly (no duplicate names at any depth,
+// no member that differs from a registered claim name only in case).
 // Strings are substrings of payload.
 func decodeClaims(payload string, c *Claims) (has uint8, err error) {
-	has, _, err = readClaims(payload, c, false)
+	var at instants
+	has, _, err = readClaims(payload, c, &at, false)
 	return has, err
 }
 
-// readClaims is decodeClaims; with fold, a payload that leaves the plain
-// shape is also held to the fold rule (jsonx.NewMembersFold), and folded
-// says so.
-func readClaims(payload string, c *Claims, fold bool) (has uint8, folded bool, err error) {
+// readClaims is decodeClaims, which also fills at; with fold, a payload
+// that leaves the plain shape is also held to the fold rule
+// (jsonx.NewMembersFold), and folded says so.
+//
+// A member whose name is a registered claim's in other case ("AUD",
+// "Exp": claimcheck.Variant) is refused in every path, not only where the
+// caller's type would fold it: encoding/json would hand its value to the
+// caller's field for that claim, unchecked, and a Map or a raw payload
+// can end up there later.
+func readClaims(payload string, c *Claims, at *instants, fold bool) (has uint8, folded bool, err error) {
 	if has, ok := decodeClaimsFast(payload, c); ok {
 		return has, false, nil
 	}
@@ -212,6 +235,9 @@ func readClaims(payload string, c *Claims, fold bool) (has uint8, folded bool, e
 	for m.Next(payload) {
 		name := m.Name(payload)
 		if len(name) != 3 {
+			if claim, ok := claimcheck.Variant(name); ok {
+				return 0, false, claimcheck.VariantError(name, claim)
+			}
 			continue
 		}
 		ok := true
@@ -227,13 +253,17 @@ func readClaims(payload string, c *Claims, fold bool) (has uint8, folded bool, e
 			c.Audience, err = decodeAudience(m.Value(payload))
 		case "exp":
 			has |= hasExp
-			c.ExpiresAt, ok = claimDate(&m, payload)
+			c.ExpiresAt, at.exp, ok = claimDate(&m, payload, false, &at.exact)
 		case "nbf":
 			has |= hasNbf
-			c.NotBefore, ok = claimDate(&m, payload)
+			c.NotBefore, at.nbf, ok = claimDate(&m, payload, true, &at.exact)
 		case "iat":
 			has |= hasIat
-			c.IssuedAt, ok = claimDate(&m, payload)
+			c.IssuedAt, at.iat, ok = claimDate(&m, payload, true, &at.exact)
+		default:
+			if claim, v := claimcheck.Variant(name); v {
+				return 0, false, claimcheck.VariantError(name, claim)
+			}
 		}
 		if !ok {
 			return 0, false, claimTypeError(name)
@@ -251,9 +281,27 @@ func readClaims(payload string, c *Claims, fold bool) (has uint8, folded bool, e
 	return has, fold, nil
 }
 
-func claimDate(m *jsonx.Members, payload string) (NumericDate, bool) {
-	v, ok := m.Int(payload)
-	return NumericDate(v), ok && claimcheck.ValidNumericDate(v)
+// claimDate reads a date claim: as a NumericDate, whole seconds rounded
+// down, or up when up (nbf, iat), and exactly, fraction included; a
+// fraction sets *exact.
+func claimDate(m *jsonx.Members, payload string, up bool, exact *bool) (NumericDate, claimcheck.Time, bool) {
+	raw := m.Value(payload)
+	if !strings.ContainsAny(raw, ".eE") { // an integer, or not a number at all
+		v, ok := m.Int(payload)
+		return NumericDate(v), claimcheck.Seconds(v), ok && claimcheck.ValidNumericDate(v)
+	}
+	t, ok := claimcheck.ParseNumericDate(raw)
+	if !ok {
+		return 0, claimcheck.Time{}, false
+	}
+	d := NumericDate(t.Sec)
+	if t.Nsec != 0 {
+		*exact = true
+		if up {
+			d++ // at most 2^53: t is at most that
+		}
+	}
+	return d, t, true
 }
 
 // claimTypeError reports a registered claim of the wrong JSON type; name

@@ -25,7 +25,8 @@ func decodeClaimsFast(s string, c *Claims) (has uint8, ok bool) {
 
 // setClaim stores a registered claim from its raw value, which Flat
 // scanned as a plain string, an integer, a literal or an array of plain
-// strings; false when the type is wrong (decodeClaims then explains).
+// strings; false when the type is wrong or the name is a registered
+// claim's in other case (decodeClaims then explains).
 func setClaim(c *Claims, has *uint8, name, v string, num int64, numOK bool) bool {
 	switch name {
 	case "iss", "sub", "jti":
@@ -70,6 +71,11 @@ func setClaim(c *Claims, has *uint8, name, v string, num int64, numOK bool) bool
 		default:
 			*has |= hasIat
 			c.IssuedAt = d
+		}
+	default:
+		// A registered claim's name in other case: decodeClaims refuses it.
+		if _, v := claimcheck.Variant(name); v {
+			return false
 		}
 	}
 	return true

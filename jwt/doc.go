@@ -28,7 +28,8 @@
 //	tok, err := jwt.Sign(key, claims, jwt.Options{NoExpiry: true}) // Verify then needs Policy.NoExpiry
 //
 // Sign refuses (signet.ErrMalformed) what Verify would not read back:
-// dates outside [0, 2^53] seconds, registered claims of the wrong type.
+// dates outside [0, 2^53] seconds, registered claims of the wrong type, a
+// member named like a registered claim in other case ("AUD").
 //
 // # Verifying
 //
@@ -60,8 +61,15 @@
 // zip or enc, or nest a JWT; kids not in the set; bad signatures (ECDSA r
 // or s outside [1, n-1] among them). Only then are the claims read: the
 // payload must be a JSON object without repeated members at any depth,
-// with registered claims of the right types; exp, nbf, iat, iss, aud, sub
-// and jti are then checked against the Policy.
+// with registered claims of the right types, and without a member whose
+// name differs from a registered claim's only in case ("AUD", "Exp", or
+// "ſub" with U+017F), whatever the type decoded into: encoding/json
+// matches names case-insensitively and would hand such a member to the
+// caller's field for the claim, unchecked. exp, nbf, iat, iss, aud, sub
+// and jti are then checked against the Policy. A date with a fraction
+// (RFC 7519 §2: 1800000000.5) is checked with it, to the nanosecond, as
+// paseto checks RFC 3339 fractions; the Claims returned hold whole
+// seconds, exp rounded down, nbf and iat up (see NumericDate).
 //
 // Header members that name keys or URLs (jwk, jku, x5u, x5c) are ignored:
 // nothing is ever fetched, and the caller's keys alone decide.

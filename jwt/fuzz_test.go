@@ -60,7 +60,8 @@ func FuzzVerify(f *testing.F) {
 // them agrees between its typed and map forms.
 func FuzzClaims(f *testing.F) {
 	key, _ := signet.NewKey(signet.HS256, []byte("0123456789abcdef0123456789abcdef"))
-	for _, s := range []string{`{"exp":1800003600}`, `{"exp":1800003600,"exp":1}`, `{"aud":"a","exp":1.9e9}`, `{"sub":"\u00e9","exp":2e9,"n":[{},{"a":"\ud83d\ude00"}]}`, `{"a":1,"A":2,"exp":2e9}`} {
+	for _, s := range []string{`{"exp":1800003600}`, `{"exp":1800003600,"exp":1}`, `{"aud":"a","exp":1.9e9}`, `{"sub":"\u00e9","exp":2e9,"n":[{},{"a":"\ud83d\ude00"}]}`, `{"a":1,"A":2,"exp":2e9}`,
+		`{"AUD":"x","exp":2e9}`, `{ "\u017fub":"x"}`, `{"exp":1800000000.5,"nbf":1799999999.9,"iat":18e8}`} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, payload string) {

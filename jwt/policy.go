@@ -105,9 +105,15 @@ func (p *Policy) rules() claimcheck.Rules {
 
 // validate checks the registered claims against the policy (already
 // checked by check), with the rules paseto shares (internal/claimcheck).
-func (p *Policy) validate(c *Claims, has uint8) error {
+// The dates are read with their fractions when they had any (at.exact),
+// as paseto reads RFC 3339 fractions.
+func (p *Policy) validate(c *Claims, has uint8, at *instants) error {
 	r := p.rules()
-	return r.Check(&claimcheck.Claims{Has: has,
+	cc := claimcheck.Claims{Has: has,
 		Exp: claimcheck.Seconds(int64(c.ExpiresAt)), Nbf: claimcheck.Seconds(int64(c.NotBefore)), Iat: claimcheck.Seconds(int64(c.IssuedAt)),
-		Issuer: c.Issuer, Subject: c.Subject, ID: c.ID, Audience: c.Audience})
+		Issuer: c.Issuer, Subject: c.Subject, ID: c.ID, Audience: c.Audience}
+	if at.exact {
+		cc.Exp, cc.Nbf, cc.Iat = at.exp, at.nbf, at.iat
+	}
+	return r.Check(&cc)
 }

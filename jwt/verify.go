@@ -29,12 +29,13 @@ func Verify[T any](keys signet.Keys, token string, p Policy) (T, error) {
 		return out, err
 	}
 	var c Claims
+	var at instants
 	_, isClaims := any(&out).(*Claims)
-	has, folded, err := readClaims(payload, &c, !isClaims && claimsjson.Folds[T, Map]())
+	has, folded, err := readClaims(payload, &c, &at, !isClaims && claimsjson.Folds[T, Map]())
 	if err != nil {
 		return out, err
 	}
-	if err := p.validate(&c, has); err != nil {
+	if err := p.validate(&c, has, &at); err != nil {
 		return out, err
 	}
 	if o, ok := any(&out).(*Claims); ok {

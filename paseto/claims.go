@@ -99,7 +99,8 @@ func (c *Claims) normalize() {
 
 // decodeClaims reads the registered claims of a payload, which must be a
 // JSON object without repeated member names at any depth (PASETO requires
-// unique keys). Strings are views of payload.
+// unique keys), and without a member that differs from a registered claim
+// name only in case. Strings are views of payload.
 func decodeClaims(payload string, c *Claims) (has uint8, err error) {
 	has, _, err = readClaims(payload, c, false)
 	return has, err
@@ -108,6 +109,12 @@ func decodeClaims(payload string, c *Claims) (has uint8, err error) {
 // readClaims is decodeClaims; with fold, a payload that leaves the plain
 // shape is also held to the fold rule (jsonx.NewMembersFold), and folded
 // says so.
+//
+// A member whose name is a registered claim's in other case ("AUD",
+// "Exp": claimcheck.Variant) is refused in every path, not only where the
+// caller's type would fold it: encoding/json would hand its value to the
+// caller's field for that claim, unchecked, and a Map or a raw payload
+// can end up there later.
 func readClaims(payload string, c *Claims, fold bool) (has uint8, folded bool, err error) {
 	if has, ok := decodeClaimsFast(payload, c); ok {
 		return has, false, nil
@@ -120,6 +127,9 @@ func readClaims(payload string, c *Claims, fold bool) (has uint8, folded bool, e
 	for m.Next(payload) {
 		name := m.Name(payload)
 		if len(name) != 3 {
+			if claim, ok := claimcheck.Variant(name); ok {
+				return 0, false, claimcheck.VariantError(name, claim)
+			}
 			continue
 		}
 		ok := true
@@ -142,6 +152,10 @@ func readClaims(payload string, c *Claims, fold bool) (has uint8, folded bool, e
 		case "iat":
 			has |= hasIat
 			c.IssuedAt, ok = claimTime(&m, payload)
+		default:
+			if claim, v := claimcheck.Variant(name); v {
+				return 0, false, claimcheck.VariantError(name, claim)
+			}
 		}
 		if !ok {
 			return 0, false, claimTypeError(name)
@@ -157,7 +171,8 @@ func readClaims(payload string, c *Claims, fold bool) (has uint8, folded bool, e
 }
 
 // decodeClaimsFast reads a payload of the plain shape (jsonx.Flat) in one
-// pass; ok = false sends decodeClaims down the general path.
+// pass; ok = false sends decodeClaims down the general path (which words
+// the errors).
 func decodeClaimsFast(s string, c *Claims) (has uint8, ok bool) {
 	f := jsonx.NewFlat(s)
 	for f.Next(s) {
@@ -186,6 +201,9 @@ func decodeClaimsFast(s string, c *Claims) (has uint8, ok bool) {
 			has |= hasIat
 			c.IssuedAt, isStr = parseTimeOK(v, isStr)
 		default:
+			if _, v := claimcheck.Variant(name); v {
+				return 0, false // a registered claim's name in other case
+			}
 			continue
 		}
 		if !isStr {

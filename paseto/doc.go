@@ -37,7 +37,11 @@
 // and one with aud is refused when it is not, unless Policy.IgnoreAudience
 // (for tokens whose audience is checked elsewhere). These are the checks
 // of package jwt, from the same code. The payload must be a JSON object
-// without repeated member names.
+// without repeated member names, and without a member whose name differs
+// from a registered claim's only in case ("AUD", "Exp", or "ſub" with
+// U+017F), whatever the type decoded into: encoding/json matches names
+// case-insensitively and would hand such a member to the caller's field
+// for the claim, unchecked. Encrypt and Sign refuse such claims too.
 //
 // # Footers and implicit assertions
 //

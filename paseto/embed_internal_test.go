@@ -49,12 +49,15 @@ func TestEmbedsByValue(t *testing.T) {
 		}
 	}
 
-	// Through encodeAny: a type the splitter does not take (a case variant
-	// of a registered name) still gets UTC whole seconds; a pointer's
-	// Claims are left as the caller has them.
+	// Through encodeAny: a type the splitter does not take (another
+	// embedded struct) still gets UTC whole seconds; a pointer's Claims
+	// are left as the caller has them.
+	type extra struct {
+		Role string `json:"role,omitempty"`
+	}
 	type odd struct {
 		Claims
-		Sub2 string `json:"SUB"`
+		extra
 	}
 	exp := time.Date(2030, 1, 1, 12, 0, 0, 500, time.FixedZone("", 3600))
 	o := Options{Now: func() time.Time { return exp }}

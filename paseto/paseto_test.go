@@ -207,13 +207,14 @@ func TestSecurity(t *testing.T) {
 	ssKey := ed
 	pub4 := public(t, v4s)
 	rfc := func(t time.Time) string { return t.UTC().Format(time.RFC3339) }
-	cases := []struct {
+	type tc struct {
 		name string
 		keys signet.Keys
 		tok  string
 		p    paseto.Policy
 		want error
-	}{
+	}
+	cases := []tc{
 		{"control", v4l, local, paseto.Policy{}, nil},
 		{"tampered nonce", v4l, flip(0), paseto.Policy{}, signet.ErrSignatureInvalid},
 		{"tampered ciphertext", v4l, flip(40), paseto.Policy{}, signet.ErrSignatureInvalid},
@@ -266,6 +267,26 @@ func TestSecurity(t *testing.T) {
 		{"exp with lowercase t", v4l, craftLocal(t, v4l, `{"exp":"2099-01-01t00:00:00Z"}`), paseto.Policy{}, signet.ErrMalformed},
 		{"missing exp", v4l, craftLocal(t, v4l, `{"sub":"x"}`), paseto.Policy{}, signet.ErrMissingClaim},
 		{"expected footer absent", v4l, local, paseto.Policy{Footer: []byte("kid")}, signet.ErrFooter},
+		// Fractions of a second, as jwt reads NumericDate fractions.
+		{"nbf 0.9 s ahead, at .5", v4l, craftLocal(t, v4l, `{"exp":"`+exp+`","nbf":"`+now.Add(900*time.Millisecond).Format(time.RFC3339Nano)+`"}`), paseto.Policy{Now: fixed(now.Add(500 * time.Millisecond))}, signet.ErrNotYetValid},
+		{"nbf 0.9 s ahead, at 1", v4l, craftLocal(t, v4l, `{"exp":"`+exp+`","nbf":"`+now.Add(900*time.Millisecond).Format(time.RFC3339Nano)+`"}`), paseto.Policy{Now: fixed(now.Add(time.Second))}, nil},
+		{"exp .5, at .4", v4l, craftLocal(t, v4l, `{"exp":"`+now.Add(500*time.Millisecond).Format(time.RFC3339Nano)+`"}`), paseto.Policy{Now: fixed(now.Add(400 * time.Millisecond))}, nil},
+		{"exp .5, at .5", v4l, craftLocal(t, v4l, `{"exp":"`+now.Add(500*time.Millisecond).Format(time.RFC3339Nano)+`"}`), paseto.Policy{Now: fixed(now.Add(500 * time.Millisecond))}, signet.ErrExpired},
+	}
+	// A registered claim's name in other case ("AUD", "Exp", "ſub"): never
+	// read as the claim, while encoding/json would fill the caller's field
+	// for it, so refused whatever the verifier decodes into (see
+	// TestRegisteredNameVariants for the other forms).
+	for _, v := range registeredVariants(exp) {
+		payload := `{"exp":"` + exp + `","` + v.name + `":` + v.value + `}`
+		p := paseto.Policy{}
+		if v.claim == "exp" {
+			payload, p = `{"`+v.name+`":"`+exp+`"}`, paseto.Policy{NoExpiry: true}
+		}
+		cases = append(cases,
+			tc{"variant " + v.name + " of " + v.claim, v4l, craftLocal(t, v4l, payload), p, signet.ErrMalformed},
+			tc{"variant " + v.name + " of " + v.claim + ", spaced", v4l, craftLocal(t, v4l, "{ "+payload[1:]), p, signet.ErrMalformed},
+			tc{"variant " + v.name + " of " + v.claim + ", public", pub4, craftPublic(t, v4s, payload), p, signet.ErrMalformed})
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
