@@ -1,0 +1,15 @@
+// Package server is the home of signet's services: the OAuth 2.0 token
+// service that `signet serve` runs and, later, the verifying proxy of
+// `signet guard`. It is a Go module of its own (github.com/signet-go/signet/server),
+// so that its dependencies (an embedded database, a Redis client, the
+// Prometheus client) never enter the library's go.mod: users of the
+// library never download them.
+//
+// The packages:
+//
+//   - storage: the one interface the service keeps its state behind (keys,
+//     revocations, used client-assertion ids), an in-memory implementation,
+//     and the conformance suite (storage/conformance) every implementation
+//     passes; storage/boltstore (embedded, --data) and storage/redisstore
+//     (shared, --redis) implement it.
+package server

@@ -1,0 +1,113 @@
+// Package storage is the state of the token service behind one small
+// interface, so that one instance can keep it embedded on disk and many
+// instances can share it in Redis, with one conformance suite
+// (storage/conformance) run against every implementation.
+//
+// The state is of three kinds:
+//
+//   - the key ring: the service's signing keys with their rotation states
+//     (next, active, retired), read whole and replaced whole by
+//     compare-and-swap on its version, so that when many instances try to
+//     rotate at once exactly one succeeds;
+//   - revocations: token ids (jti) refused until the token would have
+//     expired anyway, after which the entry goes;
+//   - used ids: client-assertion ids (RFC 7523 jti) accepted at most once,
+//     remembered until the assertion would have expired.
+//
+// Every method takes a context and honours its deadline: an implementation
+// that cannot reach its store returns an error wrapping ErrUnavailable,
+// and the service then fails closed (503), never answering as if nothing
+// were revoked.
+package storage
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+// ErrUnavailable wraps every error that means the store could not be
+// reached or did not answer in time: the caller must fail closed.
+var ErrUnavailable = errors.New("storage: unavailable")
+
+// ErrConflict is returned by SwapKeys when the key ring changed since the
+// version the caller read: another instance rotated first.
+var ErrConflict = errors.New("storage: key ring changed (another instance rotated)")
+
+// ErrInvalid wraps errors for arguments no store accepts (an empty id, an
+// oversized entry).
+var ErrInvalid = errors.New("storage: invalid argument")
+
+// MaxIDLength bounds the ids (jti) the store accepts, in bytes.
+const MaxIDLength = 256
+
+// MaxKeyRingSize bounds the encoded key ring, in bytes.
+const MaxKeyRingSize = 1 << 20
+
+// KeyState is where a key is in its rotation.
+type KeyState string
+
+// The rotation states. A next key is published but does not sign; the
+// active key signs (exactly one at a time); a retired key is published
+// until its RemoveAt, so that tokens it signed and cached key sets holding
+// it stay valid; then it is removed from the ring.
+const (
+	KeyNext    KeyState = "next"
+	KeyActive  KeyState = "active"
+	KeyRetired KeyState = "retired"
+)
+
+// Key is one key of the ring, as stored: the private key only in wrapped
+// form (encrypted under the service's key-encryption key; the store never
+// sees it in the clear), the public key as a JWK (or PASERK) to publish.
+type Key struct {
+	ID        string    `json:"kid"` // RFC 7638 thumbprint (JWS) or PASERK pid
+	Algorithm string    `json:"alg"` // signet algorithm name: ES256, EdDSA, v4.public, …
+	State     KeyState  `json:"state"`
+	Wrapped   string    `json:"wrapped"` // the private key, wrapped
+	Public    string    `json:"public"`  // the public key (JWK JSON or PASERK); empty for HMAC keys
+	Created   time.Time `json:"created"`
+	// ActivateAt is when a next key may start signing; RetireAt when an
+	// active key stops; RemoveAt when a retired key leaves the ring.
+	ActivateAt time.Time `json:"activate_at,omitzero"`
+	RetireAt   time.Time `json:"retire_at,omitzero"`
+	RemoveAt   time.Time `json:"remove_at,omitzero"`
+}
+
+// KeyRing is the whole set of keys with the version it was stored at.
+// Version 0 is the empty ring that was never stored.
+type KeyRing struct {
+	Version uint64 `json:"version"`
+	Keys    []Key  `json:"keys"`
+}
+
+// Store is the service's state. Implementations are safe for concurrent
+// use by many goroutines and, where they are shared (Redis), by many
+// processes.
+type Store interface {
+	// Keys returns the current key ring (Version 0 and no keys when none
+	// was ever stored).
+	Keys(ctx context.Context) (KeyRing, error)
+	// SwapKeys replaces the key ring stored at version old with keys,
+	// stored at version old+1, and returns the new ring. When the stored
+	// version is not old it changes nothing and returns ErrConflict.
+	SwapKeys(ctx context.Context, old uint64, keys []Key) (KeyRing, error)
+
+	// Revoke records that the token with id jti is refused until until
+	// (its expiry); the entry goes after that. Revoking twice is no error
+	// and keeps the later until.
+	Revoke(ctx context.Context, jti string, until time.Time) error
+	// Revoked reports whether jti is revoked (and its entry not yet
+	// expired).
+	Revoked(ctx context.Context, jti string) (bool, error)
+
+	// UseOnce records id as used until until and reports whether this was
+	// its first use, atomically: of many concurrent calls with one id,
+	// exactly one gets true.
+	UseOnce(ctx context.Context, id string, until time.Time) (first bool, err error)
+
+	// Ping reports whether the store is reachable (for /readyz).
+	Ping(ctx context.Context) error
+	// Close releases the store's resources.
+	Close() error
+}
