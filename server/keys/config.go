@@ -1,0 +1,108 @@
+package keys
+
+import (
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/signet-go/signet"
+)
+
+// The defaults of Config (DESIGN §7).
+const (
+	DefaultAlgorithm   = signet.ES256
+	DefaultRotate      = 7 * 24 * time.Hour
+	DefaultMaxAge      = 15 * time.Minute
+	DefaultMaxTokenTTL = 24 * time.Hour
+	DefaultReload      = 30 * time.Second
+	// StaleIfError is the stale-if-error the JWKS handler sends: how long
+	// a cache may keep serving the key set when this service fails.
+	StaleIfError = 24 * time.Hour
+)
+
+// Config is how a Manager rotates. Only KEK is required; zero fields take
+// the defaults above.
+type Config struct {
+	// Algorithm of the keys generated from now on: any JWS signature
+	// algorithm (ES256 by default, EdDSA, RS256, PS256, HS256, …) or
+	// v4.public. Keys already in the ring keep their algorithm until they
+	// rotate out.
+	Algorithm signet.Algorithm
+	// Rotate is how long a key signs before the next one takes over.
+	// A period shorter than 2×MaxAge is stretched to 2×MaxAge (a key is
+	// published that long before it signs).
+	Rotate time.Duration
+	// MaxAge is the JWKS max-age (Cache-Control) and so the oldest key set
+	// a client may hold.
+	MaxAge time.Duration
+	// MaxTokenTTL is the longest lifetime of a token signed with these
+	// keys: a retired key stays published that long (plus MaxAge and
+	// Leeway) after it stopped signing.
+	MaxTokenTTL time.Duration
+	// Leeway is the clock skew allowed between this service, its replicas
+	// and the verifiers; it lengthens the retired grace.
+	Leeway time.Duration
+	// Reload is how often Run reloads the ring from the store and rotates
+	// when due (30 s by default). It must not exceed MaxAge: another
+	// instance may lag that long behind a rotation.
+	Reload time.Duration
+	// Now is the clock (time.Now when nil).
+	Now func() time.Time
+	// KEK is the key-encryption key, a v4.local key (see LoadKEK,
+	// KEKFromEnv, LoadOrCreateKEK): every private key is wrapped under it
+	// before it reaches the store.
+	KEK *signet.Key
+	// Logger receives rotation events and store errors (nothing when nil).
+	// It never receives key material.
+	Logger *slog.Logger
+}
+
+// withDefaults returns c with defaults filled in, or an error wrapping
+// signet.ErrUnsupported (an algorithm the service cannot sign with),
+// signet.ErrKeyUsage (no or a wrong KEK) or signet.ErrMalformed (negative
+// or inconsistent durations).
+func (c Config) withDefaults() (Config, error) {
+	if c.Algorithm == "" {
+		c.Algorithm = DefaultAlgorithm
+	}
+	if !c.Algorithm.IsJWS() && c.Algorithm != signet.V4Public {
+		return c, fmt.Errorf("%w: keys: algorithm %q (want a JWS signature algorithm or v4.public)", signet.ErrUnsupported, c.Algorithm)
+	}
+	if c.Rotate == 0 {
+		c.Rotate = DefaultRotate
+	}
+	if c.MaxAge == 0 {
+		c.MaxAge = DefaultMaxAge
+	}
+	if c.MaxTokenTTL == 0 {
+		c.MaxTokenTTL = DefaultMaxTokenTTL
+	}
+	if c.Reload == 0 {
+		c.Reload = DefaultReload
+	}
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+	if c.Logger == nil {
+		c.Logger = slog.New(slog.DiscardHandler)
+	}
+	if c.Rotate < 0 || c.MaxAge < 0 || c.MaxTokenTTL < 0 || c.Leeway < 0 || c.Reload < 0 {
+		return c, fmt.Errorf("%w: keys: negative duration in Config", signet.ErrMalformed)
+	}
+	if c.MaxAge < time.Second {
+		return c, fmt.Errorf("%w: keys: MaxAge %v (at least 1s: Cache-Control counts seconds)", signet.ErrMalformed, c.MaxAge)
+	}
+	if c.Reload > c.MaxAge {
+		return c, fmt.Errorf("%w: keys: Reload %v exceeds MaxAge %v (a replica could sign with a key no cached JWKS holds)", signet.ErrMalformed, c.Reload, c.MaxAge)
+	}
+	if err := checkKEK(c.KEK); err != nil {
+		return c, err
+	}
+	return c, nil
+}
+
+// publishLead is how long a next key is published before it may sign.
+func (c *Config) publishLead() time.Duration { return 2 * c.MaxAge }
+
+// retiredGrace is how long a retired key stays published.
+func (c *Config) retiredGrace() time.Duration { return c.MaxTokenTTL + c.MaxAge + c.Leeway }

@@ -1,0 +1,272 @@
+package keys
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/signet-go/signet"
+	"github.com/signet-go/signet/server/storage"
+)
+
+// maxSwapAttempts bounds how often one Refresh re-plans after losing a
+// compare-and-swap to another instance.
+const maxSwapAttempts = 8
+
+// Manager owns the service's signing keys: one loop (Run) loads the key
+// ring, rotates it when due and publishes it; Signer, Verifier and
+// JWKSHandler serve the last ring loaded, from memory. It is safe for
+// concurrent use. Make one with New.
+type Manager struct {
+	store storage.Store
+	cfg   Config
+
+	cur atomic.Pointer[loadedRing] // nil until a ring with an active key is loaded
+
+	refresh sync.Mutex // one Refresh at a time
+
+	errMu   sync.Mutex
+	lastErr error // the last Refresh failure, for errors before the first load
+}
+
+// loadedRing is a key ring as served: the keys unwrapped once, the set
+// and the JWKS body computed once.
+type loadedRing struct {
+	version  uint64
+	records  []storage.Key
+	private  map[string]*signet.Key // kid → unwrapped private key
+	signer   *signet.Key
+	verifier *signet.KeySet
+	jwks     jwksDoc
+}
+
+// New makes a Manager of the keys in store. It does not touch the store:
+// call Refresh to load (and, on first start, create) the ring before
+// serving, and Run to keep it loaded and rotated.
+func New(store storage.Store, cfg Config) (*Manager, error) {
+	if store == nil {
+		return nil, fmt.Errorf("%w: keys: nil store", signet.ErrKeyUsage)
+	}
+	c, err := cfg.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	return &Manager{store: store, cfg: c}, nil
+}
+
+// Run is the rotation loop: it calls Refresh at once and then every
+// Config.Reload (30 s) until ctx is done. Run one per process; when many
+// processes share a store, each runs its own loop and the store's
+// compare-and-swap lets exactly one of them rotate. Failures are logged
+// and retried at the next tick; meanwhile the last ring loaded is served.
+func (m *Manager) Run(ctx context.Context) {
+	t := time.NewTicker(m.cfg.Reload)
+	defer t.Stop()
+	for {
+		if err := m.Refresh(ctx); err != nil && ctx.Err() == nil {
+			m.cfg.Logger.Warn("keys: refresh failed; serving the last key ring", "err", err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// Refresh is one step of the loop Run runs: it loads the ring from the
+// store, rotates it when due (generating keys as needed), writes it back
+// by compare-and-swap (reloading and planning again when another instance
+// wrote first) and makes it the ring served. Each store call is bounded by
+// Config.Reload. A ring whose keys do not unwrap under the KEK is never
+// written over: the error wraps signet.ErrSignatureInvalid. Store errors
+// wrap storage.ErrUnavailable.
+func (m *Manager) Refresh(ctx context.Context) error {
+	m.refresh.Lock()
+	defer m.refresh.Unlock()
+	ctx, cancel := context.WithTimeout(ctx, m.cfg.Reload)
+	defer cancel()
+	err := m.refreshLocked(ctx)
+	m.errMu.Lock()
+	m.lastErr = err
+	m.errMu.Unlock()
+	return err
+}
+
+func (m *Manager) refreshLocked(ctx context.Context) error {
+	for range maxSwapAttempts {
+		kr, err := m.store.Keys(ctx)
+		if err != nil {
+			return fmt.Errorf("keys: loading the key ring: %w", err)
+		}
+		lr, err := m.load(kr, nil)
+		if err != nil {
+			return err // never plan over keys this instance cannot open
+		}
+		now := m.cfg.Now()
+		planned, changed, gen, err := m.cfg.plan(kr.Keys, now)
+		if err != nil {
+			return err
+		}
+		if !changed {
+			m.install(lr)
+			return nil
+		}
+		nr, err := m.store.SwapKeys(ctx, kr.Version, planned)
+		if errors.Is(err, storage.ErrConflict) {
+			m.install(lr)
+			continue // another instance wrote first: reload, plan again
+		}
+		if err != nil {
+			m.install(lr)
+			return fmt.Errorf("keys: storing the key ring: %w", err)
+		}
+		lr, err = m.load(nr, gen)
+		if err != nil {
+			return err
+		}
+		m.logChange(kr.Keys, nr)
+		m.install(lr)
+		return nil
+	}
+	return fmt.Errorf("%w: keys: the key ring kept changing (%d attempts)", storage.ErrUnavailable, maxSwapAttempts)
+}
+
+// load makes the served form of kr: every key unwrapped (reusing those
+// unwrapped before, and gen, the keys just generated), the verification
+// set and the JWKS body.
+func (m *Manager) load(kr storage.KeyRing, gen map[string]*signet.Key) (*loadedRing, error) {
+	prev := m.cur.Load()
+	if prev != nil && prev.version == kr.Version && gen == nil {
+		return prev, nil
+	}
+	lr := &loadedRing{version: kr.Version, records: kr.Keys, private: make(map[string]*signet.Key, len(kr.Keys))}
+	verify := make([]*signet.Key, 0, len(kr.Keys))
+	for _, rec := range kr.Keys {
+		switch rec.State {
+		case storage.KeyNext, storage.KeyActive, storage.KeyRetired:
+		default:
+			return nil, fmt.Errorf("%w: keys: key %q in state %q", signet.ErrMalformed, rec.ID, rec.State)
+		}
+		k := gen[rec.ID]
+		if k == nil && prev != nil {
+			if old := prev.private[rec.ID]; old != nil && prev.wrapped(rec.ID) == rec.Wrapped {
+				k = old
+			}
+		}
+		if k == nil {
+			u, err := unwrap(rec, m.cfg.KEK)
+			if err != nil {
+				return nil, err
+			}
+			k = u
+		}
+		lr.private[rec.ID] = k
+		if rec.State == storage.KeyActive {
+			if lr.signer != nil {
+				return nil, fmt.Errorf("%w: keys: two active keys (%q, %q)", signet.ErrMalformed, lr.signer.KeyID(), rec.ID)
+			}
+			lr.signer = k
+		}
+		v := k
+		if !k.Symmetric() {
+			pub, err := k.Public()
+			if err != nil {
+				return nil, fmt.Errorf("keys: key %q: %w", rec.ID, err)
+			}
+			v = pub
+		}
+		verify = append(verify, v)
+	}
+	set, err := signet.NewKeySet(verify...)
+	if err != nil {
+		return nil, fmt.Errorf("keys: key ring version %d: %w", kr.Version, err)
+	}
+	lr.verifier = set
+	lr.jwks, err = makeJWKS(kr.Keys, m.cfg.MaxAge)
+	if err != nil {
+		return nil, err
+	}
+	return lr, nil
+}
+
+// wrapped returns the stored wrapped form of key kid in lr.
+func (lr *loadedRing) wrapped(kid string) string {
+	for _, r := range lr.records {
+		if r.ID == kid {
+			return r.Wrapped
+		}
+	}
+	return ""
+}
+
+// install serves lr, if it has an active key (a ring without one never
+// replaces one with).
+func (m *Manager) install(lr *loadedRing) {
+	if lr != nil && lr.signer != nil {
+		m.cur.Store(lr)
+	}
+}
+
+// logChange logs what a stored rotation step changed.
+func (m *Manager) logChange(before []storage.Key, after storage.KeyRing) {
+	old := make(map[string]storage.KeyState, len(before))
+	for _, k := range before {
+		old[k.ID] = k.State
+	}
+	seen := make(map[string]bool, len(after.Keys))
+	for _, k := range after.Keys {
+		seen[k.ID] = true
+		if s, ok := old[k.ID]; !ok || s != k.State {
+			m.cfg.Logger.Info("keys: key state", "kid", k.ID, "alg", k.Algorithm, "from", string(s), "to", string(k.State),
+				"activate_at", k.ActivateAt, "retire_at", k.RetireAt, "remove_at", k.RemoveAt, "ring_version", after.Version)
+		}
+	}
+	for _, k := range before {
+		if !seen[k.ID] {
+			m.cfg.Logger.Info("keys: key removed", "kid", k.ID, "alg", k.Algorithm, "from", string(k.State), "ring_version", after.Version)
+		}
+	}
+}
+
+// Signer returns the active private key, its kid set: the key to sign
+// with now. It reads only memory (the ring the loop loaded last; ctx is
+// not used and the store never called), so a store that is down does not
+// stop signing once a ring was loaded. Before that, the error wraps
+// storage.ErrUnavailable and signet.ErrKeyNotFound.
+func (m *Manager) Signer(ctx context.Context) (*signet.Key, error) {
+	if lr := m.cur.Load(); lr != nil {
+		return lr.signer, nil
+	}
+	return nil, m.notLoaded()
+}
+
+// Verifier returns the keys a token this service signed verifies with:
+// the next, active and retired keys of the last ring loaded, as a
+// *signet.KeySet looked up by kid (public keys; for HMAC algorithms the
+// secret keys themselves, which are never published). Errors are those of
+// Signer.
+func (m *Manager) Verifier(ctx context.Context) (signet.Keys, error) {
+	if lr := m.cur.Load(); lr != nil {
+		return lr.verifier, nil
+	}
+	return nil, m.notLoaded()
+}
+
+// Ready reports whether a ring with an active key has been loaded, so
+// that Signer, Verifier and the JWKS handler serve. It stays true when the
+// store fails later: the last ring is served.
+func (m *Manager) Ready() bool { return m.cur.Load() != nil }
+
+func (m *Manager) notLoaded() error {
+	m.errMu.Lock()
+	err := m.lastErr
+	m.errMu.Unlock()
+	if err == nil {
+		return fmt.Errorf("%w: keys: no key ring loaded yet (%w)", storage.ErrUnavailable, signet.ErrKeyNotFound)
+	}
+	return fmt.Errorf("%w: keys: no key ring loaded (%w): %w", storage.ErrUnavailable, signet.ErrKeyNotFound, err)
+}
