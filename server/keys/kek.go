@@ -60,7 +60,7 @@ func GenerateKEK() (*signet.Key, error) {
 func LoadKEK(file string) (*signet.Key, error) {
 	f, err := os.Open(file)
 	if err != nil {
-		return nil, fmt.Errorf("%w: keys: key-encryption key: %v", signet.ErrKeyUsage, err)
+		return nil, fmt.Errorf("%w: keys: key-encryption key: %w", signet.ErrKeyUsage, err)
 	}
 	defer f.Close()
 	if err := checkPerm(f, file); err != nil {
