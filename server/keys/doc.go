@@ -31,8 +31,10 @@
 //     already holds it when the first token it signs arrives;
 //   - it becomes active when its ActivateAt passes and signs for Rotate;
 //   - the key it replaces retires and stays published for MaxTokenTTL +
-//     MaxAge + Leeway, so every token it signed expires, and every cached
-//     JWKS fetched while it was published ages out, before it goes.
+//     MaxAge + Leeway, so that every token it signed has expired before
+//     it goes: MaxAge covers a replica that has not reloaded yet and signs
+//     with it up to Reload (at most MaxAge) after the rotation, Leeway the
+//     clocks of replicas and verifiers.
 //
 // With the defaults (Rotate 7 d, MaxAge 15 min, MaxTokenTTL 24 h, Leeway
 // 0) the JWKS holds two or three keys. Instances that share a store each
