@@ -145,6 +145,7 @@ func (m *Manager) load(kr storage.KeyRing, gen map[string]*signet.Key) (*loadedR
 	}
 	lr := &loadedRing{version: kr.Version, records: kr.Keys, private: make(map[string]*signet.Key, len(kr.Keys))}
 	verify := make([]*signet.Key, 0, len(kr.Keys))
+	var signerSince time.Time
 	for _, rec := range kr.Keys {
 		switch rec.State {
 		case storage.KeyNext, storage.KeyActive, storage.KeyRetired:
@@ -165,11 +166,11 @@ func (m *Manager) load(kr storage.KeyRing, gen map[string]*signet.Key) (*loadedR
 			k = u
 		}
 		lr.private[rec.ID] = k
-		if rec.State == storage.KeyActive {
-			if lr.signer != nil {
-				return nil, fmt.Errorf("%w: keys: two active keys (%q, %q)", signet.ErrMalformed, lr.signer.KeyID(), rec.ID)
-			}
-			lr.signer = k
+		// Of several active keys (a ring this package never writes, and
+		// repairs at the next step) the one activated last signs, as plan
+		// keeps it.
+		if rec.State == storage.KeyActive && (lr.signer == nil || rec.ActivateAt.After(signerSince)) {
+			lr.signer, signerSince = k, rec.ActivateAt
 		}
 		v := k
 		if !k.Symmetric() {
