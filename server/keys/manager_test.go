@@ -40,7 +40,6 @@ func TestRotationStateMachine(t *testing.T) {
 		t.Fatalf("ring rewritten before the rotation was due (v%d → v%d)", r.Version, v)
 	}
 
-	type want struct{ active, next string }
 	prevActive, prevNext := a, b
 	var retired []storage.Key
 	for period := 1; period <= 5; period++ {
