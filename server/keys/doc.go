@@ -28,7 +28,10 @@
 //
 //   - a next key is published at least 2×MaxAge before it signs (its
 //     ActivateAt), so that every JWKS a client cached (at most MaxAge old)
-//     already holds it when the first token it signs arrives;
+//     already holds it when the first token it signs arrives: one MaxAge
+//     for the client's cache, one for the replicas, which publish it only
+//     when they reload (up to Reload, at most MaxAge, after it was
+//     written);
 //   - it becomes active when its ActivateAt passes and signs for Rotate;
 //   - the key it replaces retires and stays published for MaxTokenTTL +
 //     MaxAge + Leeway, so that every token it signed has expired before
@@ -47,7 +50,9 @@
 // Key IDs are RFC 7638 JWK thumbprints (jwk.Thumbprint) for JWS
 // algorithms and PASERK pids (paserk.ID of the public key, "k4.pid.…") for
 // v4.public: both are computed from the key, so every instance and every
-// verifier agrees on them.
+// verifier agrees on them. Signer's key carries its kid: put it in the JWS
+// header (jwt.Sign does) or, for v4.public, in the PASETO footer as
+// {"kid":"k4.pid.…"}.
 //
 // # HMAC keys
 //
