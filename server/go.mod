@@ -5,3 +5,8 @@ go 1.26.0
 replace github.com/signet-go/signet => ../
 
 require github.com/signet-go/signet v0.0.0-00010101000000-000000000000
+
+require (
+	golang.org/x/crypto v0.58.0 // indirect
+	golang.org/x/sys v0.49.0 // indirect
+)
