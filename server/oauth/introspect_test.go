@@ -227,10 +227,10 @@ func TestMetadata(t *testing.T) {
 		}
 	}
 	lists := map[string][]any{
-		"grant_types_supported":                        {"client_credentials"},
-		"response_types_supported":                     {},
-		"scopes_supported":                             {"admin", "read", "write"},
-		"token_endpoint_auth_methods_supported":        methods,
+		"grant_types_supported":                         {"client_credentials"},
+		"response_types_supported":                      {},
+		"scopes_supported":                              {"admin", "read", "write"},
+		"token_endpoint_auth_methods_supported":         methods,
 		"introspection_endpoint_auth_methods_supported": methods,
 		"revocation_endpoint_auth_methods_supported":    methods,
 	}
