@@ -80,7 +80,13 @@ type Client struct {
 // compared in constant time with the stored hash. A client without a
 // secret (PrivateKeyJWT) matches nothing.
 func (c *Client) CheckSecret(secret string) bool {
-	h := sha256.Sum256([]byte(secret))
+	var h [sha256.Size]byte
+	if len(secret) <= 256 {
+		var buf [256]byte
+		h = sha256.Sum256(append(buf[:0], secret...))
+	} else {
+		h = sha256.Sum256([]byte(secret))
+	}
 	ok := subtle.ConstantTimeCompare(h[:], c.secretHash[:]) == 1
 	return ok && c.Method != PrivateKeyJWT
 }

@@ -56,15 +56,23 @@ func errUnavailable(desc string) *oauthError {
 // noStore sets the headers every token, introspection and revocation
 // response carries (RFC 6749 §5.1).
 func noStore(h http.Header) {
-	h.Set("Cache-Control", "no-store")
-	h.Set("Pragma", "no-cache")
+	h["Cache-Control"] = hdrNoStore
+	h["Pragma"] = hdrNoCache
 }
+
+// Header values set on every response, shared: net/http only reads them,
+// and Header.Set and Add replace or extend a value, never write into it.
+var (
+	hdrNoStore = []string{"no-store"}
+	hdrNoCache = []string{"no-cache"}
+	hdrJSON    = []string{"application/json"}
+)
 
 // writeError writes e as RFC 6749 §5.2 JSON. A 401 carries a Basic
 // challenge (RFC 6749 §5.2, RFC 9110 §15.5.2); a 503 a Retry-After.
 func writeError(w http.ResponseWriter, realm string, e *oauthError) {
 	h := w.Header()
-	h.Set("Content-Type", "application/json")
+	h["Content-Type"] = hdrJSON
 	noStore(h)
 	switch e.status {
 	case http.StatusUnauthorized:
@@ -80,7 +88,6 @@ func writeError(w http.ResponseWriter, realm string, e *oauthError) {
 		b = strconv.AppendQuote(b, e.desc)
 	}
 	b = append(b, "}\n"...)
-	h.Set("Content-Length", strconv.Itoa(len(b)))
 	w.WriteHeader(e.status)
 	w.Write(b)
 }

@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // Limits on what a request to the token, introspection or revocation
@@ -27,6 +28,7 @@ const (
 // once, except resource (RFC 8707 §2 allows it repeated).
 type form struct {
 	params [][2]string
+	buf    [8][2]string // params' first backing array
 }
 
 // get returns the value of name and whether it was present.
@@ -63,31 +65,45 @@ func readForm(w http.ResponseWriter, r *http.Request) (*form, *oauthError) {
 	if len(ct) != 1 {
 		return nil, errRequest("the request must have one Content-Type: application/x-www-form-urlencoded")
 	}
-	mt, params, err := mime.ParseMediaType(ct[0])
-	if err != nil || mt != "application/x-www-form-urlencoded" {
-		return nil, errRequest("the request must have Content-Type application/x-www-form-urlencoded")
-	}
-	for k, v := range params {
-		if k != "charset" || !strings.EqualFold(v, "utf-8") {
-			return nil, errRequest("unsupported Content-Type parameter")
+	if !strings.EqualFold(ct[0], "application/x-www-form-urlencoded") {
+		mt, params, err := mime.ParseMediaType(ct[0])
+		if err != nil || mt != "application/x-www-form-urlencoded" {
+			return nil, errRequest("the request must have Content-Type application/x-www-form-urlencoded")
+		}
+		for k, v := range params {
+			if k != "charset" || !strings.EqualFold(v, "utf-8") {
+				return nil, errRequest("unsupported Content-Type parameter")
+			}
 		}
 	}
+	tooLarge := &oauthError{status: http.StatusRequestEntityTooLarge, code: ErrInvalidRequest, desc: "request body too large"}
 	if r.ContentLength > MaxBodySize {
-		return nil, &oauthError{status: http.StatusRequestEntityTooLarge, code: ErrInvalidRequest, desc: "request body too large"}
+		return nil, tooLarge
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBodySize))
-	if err != nil {
-		if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
-			return nil, &oauthError{status: http.StatusRequestEntityTooLarge, code: ErrInvalidRequest, desc: "request body too large"}
+	var body []byte
+	if n := r.ContentLength; n > 0 {
+		// The common case: the length is known, read exactly that.
+		body = make([]byte, n)
+		if _, err := io.ReadFull(r.Body, body); err != nil {
+			return nil, errRequest("the request body could not be read")
 		}
-		return nil, errRequest("the request body could not be read")
+	} else {
+		var err error
+		body, err = io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBodySize))
+		if err != nil {
+			if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
+				return nil, tooLarge
+			}
+			return nil, errRequest("the request body could not be read")
+		}
 	}
-	return parseForm(string(body))
+	return parseForm(unsafe.String(unsafe.SliceData(body), len(body))) // body is not written again
 }
 
 // parseForm parses an application/x-www-form-urlencoded body (see readForm).
 func parseForm(body string) (*form, *oauthError) {
-	f := &form{params: make([][2]string, 0, 8)}
+	f := &form{}
+	f.params = f.buf[:0]
 	for body != "" {
 		var kv string
 		kv, body, _ = strings.Cut(body, "&")
@@ -161,11 +177,17 @@ func basicAuth(r *http.Request) (id, secret string, ok bool, e *oauthError) {
 	if !strings.EqualFold(scheme, "Basic") {
 		return "", "", false, errClient("unsupported authentication scheme: use Basic")
 	}
-	raw, err := base64.StdEncoding.DecodeString(strings.TrimLeft(cred, " "))
+	cred = strings.TrimLeft(cred, " ")
+	var buf [256]byte
+	raw := buf[:0]
+	if n := base64.StdEncoding.DecodedLen(len(cred)); n > len(buf) {
+		raw = make([]byte, n)
+	}
+	n, err := base64.StdEncoding.Decode(raw[:cap(raw)], []byte(cred))
 	if err != nil {
 		return "", "", false, errRequest("malformed Basic credentials")
 	}
-	i, s, found := strings.Cut(string(raw), ":")
+	i, s, found := strings.Cut(string(raw[:n]), ":")
 	if !found {
 		return "", "", false, errRequest("malformed Basic credentials")
 	}

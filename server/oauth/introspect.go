@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"strconv"
 	"time"
 
 	"github.com/signet-go/signet/jwt"
@@ -180,9 +179,8 @@ func (s *Server) revoke(w http.ResponseWriter, r *http.Request) {
 
 func writeJSON(w http.ResponseWriter, b []byte) {
 	h := w.Header()
-	h.Set("Content-Type", "application/json")
+	h["Content-Type"] = hdrJSON
 	noStore(h)
-	h.Set("Content-Length", strconv.Itoa(len(b)))
 	w.WriteHeader(http.StatusOK)
 	w.Write(b)
 }

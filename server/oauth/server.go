@@ -237,8 +237,9 @@ func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 // the body.
 func (s *Server) logged(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		id := s.reqPrefix + strconv.FormatUint(s.reqSeq.Add(1), 10)
-		w.Header().Set("X-Request-Id", id)
+		var buf [40]byte
+		id := string(strconv.AppendUint(append(buf[:0], s.reqPrefix...), s.reqSeq.Add(1), 10))
+		w.Header()["X-Request-Id"] = []string{id}
 		if !s.log.Enabled(r.Context(), slog.LevelInfo) {
 			next.ServeHTTP(w, r)
 			return

@@ -82,9 +82,8 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 	}
 	b = append(b, "}\n"...)
 	h := w.Header()
-	h.Set("Content-Type", "application/json")
+	h["Content-Type"] = hdrJSON
 	noStore(h)
-	h.Set("Content-Length", strconv.Itoa(len(b)))
 	w.WriteHeader(http.StatusOK)
 	w.Write(b)
 }
