@@ -353,3 +353,28 @@ func TestFailureLimit(t *testing.T) {
 	e.clock.Advance(FailureRefill)
 	checkTokenResponse(t, e.tokenBasic(""), "read write admin", 10*time.Minute)
 }
+
+// TestAssertionReplayConcurrent: of many concurrent requests with one
+// assertion, exactly one gets a token.
+func TestAssertionReplayConcurrent(t *testing.T) {
+	e := newEnv(t, FormatJWT)
+	a := e.assertion(e.jwtKey, nil)
+	const n = 16
+	codes := make(chan int, n)
+	for range n {
+		go func() { codes <- e.do(withPath(e.authJWT(a), PathToken)).status }()
+	}
+	ok := 0
+	for range n {
+		switch c := <-codes; c {
+		case 200:
+			ok++
+		case 401:
+		default:
+			t.Errorf("status %d", c)
+		}
+	}
+	if ok != 1 {
+		t.Fatalf("%d of %d concurrent uses of one assertion got a token", ok, n)
+	}
+}
