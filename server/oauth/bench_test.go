@@ -1,6 +1,7 @@
 package oauth
 
 import (
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -74,6 +75,21 @@ func BenchmarkToken(b *testing.B) {
 				serveOnce(b, e.h)
 			}
 		})
+	}
+}
+
+// BenchmarkTokenLogged is BenchmarkToken/ES256 with a JSON log record
+// per request (to io.Discard): the cost of logging.
+func BenchmarkTokenLogged(b *testing.B) {
+	e := benchEnv(b, signet.ES256)
+	srv, err := New(Config{Issuer: testIssuer, Clients: e.srv.Clients(), Store: e.store, Keys: e.keys, Logger: slogJSON(io.Discard)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	h := srv.Handler()
+	b.ReportAllocs()
+	for b.Loop() {
+		serveOnce(b, h)
 	}
 }
 

@@ -20,8 +20,6 @@ const (
 	// to another client (RFC 7009 §2.1; RFC 6749 §5.2 names this case
 	// for invalid_grant).
 	ErrInvalidGrant = "invalid_grant"
-	// ErrUnauthorizedClient: the client may not use this grant type.
-	ErrUnauthorizedClient = "unauthorized_client"
 	// ErrUnsupportedGrantType: grant_type is not client_credentials.
 	ErrUnsupportedGrantType = "unsupported_grant_type"
 	// ErrInvalidScope: a requested scope is malformed or not the client's.
