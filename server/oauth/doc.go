@@ -69,6 +69,8 @@
 // fails is invalid_client. Each client may fail FailureBurst times, then
 // once per FailureRefill: beyond that its requests are refused without
 // their credential being checked, so a secret cannot be guessed faster.
+// Whoever knows a client id can spend its failures and hold it off for a
+// while; the limit trades that for a secret that cannot be guessed online.
 //
 // # Access tokens
 //
