@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/signet-go/signet"
+	"github.com/signet-go/signet/jwk"
 	"github.com/signet-go/signet/jwt"
 )
 
@@ -18,7 +19,12 @@ import (
 // and checks that it carries exactly the claims of RFC 9068 §2.2.
 func checkAccessToken(t *testing.T, e *env, tok, client, aud, scope string, ttl time.Duration) accessClaims {
 	t.Helper()
-	c, err := jwt.Verify[accessClaims](e.keys.pub, tok, jwt.Policy{Type: "at+jwt", Issuer: testIssuer, Audience: []string{aud}, Now: e.clock.Now})
+	// As a resource server does: keys from the published JWKS.
+	published, err := jwk.ParseSet(publicSet(t, e.keys.signer))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := jwt.Verify[accessClaims](published, tok, jwt.Policy{Type: "at+jwt", Issuer: testIssuer, Audience: []string{aud}, Now: e.clock.Now})
 	if err != nil {
 		t.Fatalf("issued token does not verify as at+jwt: %v", err)
 	}
