@@ -12,4 +12,7 @@
 //     and the conformance suite (storage/conformance) every implementation
 //     passes; storage/boltstore (embedded, --data) and storage/redisstore
 //     (shared, --redis) implement it.
+//   - oauth: the HTTP endpoints (token, introspection, revocation,
+//     discovery, health) over a storage.Store and a KeySource, and the
+//     clients file.
 package server

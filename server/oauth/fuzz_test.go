@@ -1,0 +1,69 @@
+package oauth
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+// FuzzRequest sends arbitrary bodies and Authorization headers to the
+// token, introspection and revocation endpoints: every answer is 200 or
+// a 4xx/503 RFC 6749 §5.2 JSON error, never a panic or a 500.
+func FuzzRequest(f *testing.F) {
+	seeds := []struct{ body, auth string }{
+		{"grant_type=client_credentials", "Basic " + b64("svc-basic:"+secretBasic)},
+		{"grant_type=client_credentials&client_id=svc-post&client_secret=" + secretPost, ""},
+		{"grant_type=client_credentials&grant_type=client_credentials", ""},
+		{"grant_type=client_credentials&scope=read+write&resource=https%3A%2F%2Fapi.example.com", "Basic " + b64("svc-basic:"+secretBasic)},
+		{"grant_type=client_credentials&client_assertion_type=urn%3Aietf%3Aparams%3Aoauth%3Aclient-assertion-type%3Ajwt-bearer&client_assertion=e30.e30.", ""},
+		{"token=abc&token_type_hint=access_token", "Basic " + b64("svc-basic:"+secretBasic)},
+		{"%zz=%", "Basic %%%"},
+		{"&&&=&a=b=c", "Basic " + b64("a%2:b")},
+		{"a=%ff%fe", "basic   " + b64(":")},
+		{"", "Bearer x"},
+	}
+	for _, s := range seeds {
+		f.Add(s.body, s.auth, uint8(0))
+	}
+	e := newEnv(f, FormatJWT)
+	paths := []string{PathToken, PathIntrospect, PathRevoke}
+	f.Fuzz(func(t *testing.T, body, auth string, which uint8) {
+		if len(body) > 2*MaxBodySize {
+			return
+		}
+		e.clock.Advance(FailureBurst * FailureRefill)
+		r := httptest.NewRequest(http.MethodPost, paths[int(which)%len(paths)], strings.NewReader(body))
+		r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		if auth != "" {
+			r.Header.Set("Authorization", auth)
+		}
+		w := httptest.NewRecorder()
+		e.h.ServeHTTP(w, r)
+		switch {
+		case w.Code == 200:
+		case w.Code >= 400 && w.Code < 500, w.Code == 503:
+			var m map[string]any
+			if err := json.Unmarshal(w.Body.Bytes(), &m); err != nil || m["error"] == nil {
+				t.Fatalf("%d with body %q", w.Code, w.Body)
+			}
+		default:
+			t.Fatalf("status %d: %q", w.Code, w.Body)
+		}
+	})
+}
+
+// FuzzParseClients: any input is a set of clients or an error, never a
+// panic.
+func FuzzParseClients(f *testing.F) {
+	f.Add(testClientsJSON(f, []byte(`{"keys":[]}`), []byte(`{"keys":[]}`)))
+	f.Add([]byte(`{"clients":[{"client_id":"a","client_secret_sha256":"` + hashHex("s") + `","audience":["x"],"scope":"a b","access_token_ttl":"1h"}]}`))
+	f.Add([]byte(`{"clients":[{"client_id":"a","client_id":"b"}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		cs, err := ParseClients(data)
+		if err == nil && cs == nil {
+			t.Fatal("no clients and no error")
+		}
+	})
+}

@@ -1,0 +1,246 @@
+package oauth
+
+import (
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/signet-go/signet"
+	"github.com/signet-go/signet/jwt"
+	"github.com/signet-go/signet/paseto"
+)
+
+// AccessTokenType is the JWT typ header of access tokens (RFC 9068 §2.1).
+const AccessTokenType = "at+jwt"
+
+// token serves PathToken: the client credentials grant (RFC 6749 §4.4).
+func (s *Server) token(w http.ResponseWriter, r *http.Request) {
+	f, e := readForm(w, r)
+	if e != nil {
+		s.fail(w, r, e)
+		return
+	}
+	c, e := s.authenticate(r, f)
+	if e != nil {
+		s.fail(w, r, e)
+		return
+	}
+	switch gt, _ := f.get("grant_type"); gt {
+	case "client_credentials":
+	case "":
+		s.fail(w, r, errRequest("grant_type missing"))
+		return
+	default:
+		s.fail(w, r, &oauthError{status: http.StatusBadRequest, code: ErrUnsupportedGrantType, desc: "only client_credentials is supported"})
+		return
+	}
+	scope, e := grantScope(c, f)
+	if e != nil {
+		s.fail(w, r, e)
+		return
+	}
+	aud, e := s.grantAudience(c, f)
+	if e != nil {
+		s.fail(w, r, e)
+		return
+	}
+	key, err := s.keys.Signer(r.Context())
+	if err != nil || key == nil {
+		note(r, c.ID, ErrTemporarilyUnavailable, "no signing key")
+		writeError(w, s.realm, errUnavailable("no signing key: try again"))
+		return
+	}
+	iat := s.now().Unix()
+	exp := iat + int64(c.TTL/time.Second)
+	var jti [16]byte
+	rand.Read(jti[:])
+	var tok string
+	if s.format == FormatPASETO {
+		tok, err = s.signPASETO(key, c, aud, scope, iat, exp, jti[:])
+	} else {
+		tok, err = s.signJWT(key, c, aud, scope, iat, exp, jti[:])
+	}
+	if err != nil {
+		note(r, c.ID, ErrTemporarilyUnavailable, "sign: "+reasonOf(err))
+		writeError(w, s.realm, errUnavailable("the token could not be signed"))
+		return
+	}
+	b := make([]byte, 0, len(tok)+96+len(scope))
+	b = append(b, `{"access_token":"`...)
+	b = append(b, tok...)
+	b = append(b, `","token_type":"Bearer","expires_in":`...)
+	b = strconv.AppendInt(b, exp-iat, 10)
+	if scope != "" {
+		b = append(b, `,"scope":"`...)
+		b = append(b, scope...)
+		b = append(b, '"')
+	}
+	b = append(b, "}\n"...)
+	h := w.Header()
+	h["Content-Type"] = hdrJSON
+	noStore(h)
+	w.WriteHeader(http.StatusOK)
+	w.Write(b)
+}
+
+// fail writes e and notes it for the log.
+func (s *Server) fail(w http.ResponseWriter, r *http.Request, e *oauthError) {
+	if o, ok := r.Context().Value(outcomeKey{}).(*outcome); ok && o.code == "" {
+		o.code = e.code
+		if o.reason == "" {
+			o.reason = e.desc
+		}
+	}
+	writeError(w, s.realm, e)
+}
+
+// grantScope is the scope to grant: the requested scope-tokens (RFC 6749
+// §3.3), each one of the client's, or all of the client's when none is
+// requested; written in the client's order, each once.
+func grantScope(c *Client, f *form) (string, *oauthError) {
+	req, ok := f.get("scope")
+	if !ok {
+		return c.allScope, nil
+	}
+	want := strings.Split(req, " ")
+	for _, s := range want {
+		if !validScopeToken(s) {
+			return "", &oauthError{status: http.StatusBadRequest, code: ErrInvalidScope, desc: "scope must be scope-tokens separated by single spaces"}
+		}
+		if !c.scopeSet[s] {
+			return "", &oauthError{status: http.StatusBadRequest, code: ErrInvalidScope, desc: "a requested scope is not granted to this client"}
+		}
+	}
+	if len(want) == len(c.Scopes) {
+		if req == c.allScope {
+			return req, nil
+		}
+	}
+	var b strings.Builder
+	for _, s := range c.Scopes {
+		for _, w := range want {
+			if w == s {
+				if b.Len() > 0 {
+					b.WriteByte(' ')
+				}
+				b.WriteString(s)
+				break
+			}
+		}
+	}
+	return b.String(), nil
+}
+
+// grantAudience is the token's aud: the resources requested (RFC 8707
+// §2: absolute URIs without fragment, each one of the client's
+// audiences), or the client's first audience. PASETO's aud is one
+// string: one resource at most.
+func (s *Server) grantAudience(c *Client, f *form) ([]string, *oauthError) {
+	res := f.all("resource")
+	if len(res) == 0 {
+		return c.Audience[:1], nil
+	}
+	if len(res) > 1 && s.format == FormatPASETO {
+		return nil, &oauthError{status: http.StatusBadRequest, code: ErrInvalidTarget, desc: "one resource at most"}
+	}
+	for i, r := range res {
+		u, err := url.Parse(r)
+		if err != nil || !u.IsAbs() || strings.Contains(r, "#") {
+			return nil, &oauthError{status: http.StatusBadRequest, code: ErrInvalidTarget, desc: "resource must be an absolute URI without fragment"}
+		}
+		if _, ok := c.audJSON[r]; !ok {
+			return nil, &oauthError{status: http.StatusBadRequest, code: ErrInvalidTarget, desc: "resource is not an audience of this client"}
+		}
+		for _, p := range res[:i] {
+			if p == r {
+				return nil, &oauthError{status: http.StatusBadRequest, code: ErrInvalidTarget, desc: "resource repeated"}
+			}
+		}
+	}
+	return res, nil
+}
+
+// signJWT issues an RFC 9068 access token: header {alg, kid, typ:at+jwt},
+// claims iss, exp, aud, sub, client_id, iat, jti, scope. The payload is
+// written from JSON the client's entry pre-encoded; jwt.SignBytes signs
+// it with the typ RFC 9068 requires (jwt.Sign writes typ JWT).
+func (s *Server) signJWT(key *signet.Key, c *Client, aud []string, scope string, iat, exp int64, jti []byte) (string, error) {
+	var buf [512]byte
+	b := append(buf[:0], s.issJSON...)
+	b = append(b, `,"exp":`...)
+	b = strconv.AppendInt(b, exp, 10)
+	b = append(b, `,"aud":`...)
+	if len(aud) == 1 {
+		b = append(b, c.audJSON[aud[0]]...)
+	} else {
+		b = append(b, '[')
+		for i, a := range aud {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, c.audJSON[a]...)
+		}
+		b = append(b, ']')
+	}
+	b = append(b, ',')
+	b = append(b, c.subJSON...)
+	b = append(b, `,"iat":`...)
+	b = strconv.AppendInt(b, iat, 10)
+	b = append(b, `,"jti":"`...)
+	b = base64.RawURLEncoding.AppendEncode(b, jti)
+	b = append(b, '"')
+	if scope != "" {
+		b = append(b, `,"scope":"`...)
+		b = append(b, scope...)
+		b = append(b, '"')
+	}
+	b = append(b, '}')
+	return jwt.SignBytes(key, b, AccessTokenType)
+}
+
+// signPASETO issues a v4.public access token with the claims of signJWT
+// (exp and iat as RFC 3339, aud one string) and {"kid":…} in the footer.
+func (s *Server) signPASETO(key *signet.Key, c *Client, aud []string, scope string, iat, exp int64, jti []byte) (string, error) {
+	claims := pasetoClaims{
+		Claims: paseto.Claims{
+			Issuer:    s.issuer,
+			Subject:   c.ID,
+			Audience:  aud[0],
+			ExpiresAt: time.Unix(exp, 0).UTC(),
+			IssuedAt:  time.Unix(iat, 0).UTC(),
+			ID:        base64.RawURLEncoding.EncodeToString(jti),
+		},
+		ClientID: c.ID,
+		Scope:    scope,
+	}
+	var o paseto.Options
+	if kid := key.KeyID(); kid != "" {
+		f, err := json.Marshal(struct {
+			Kid string `json:"kid"`
+		}{kid})
+		if err != nil {
+			return "", err
+		}
+		o.Footer = f
+	}
+	return paseto.Sign(key, claims, o)
+}
+
+// accessClaims are an access token's claims as a reader gets them.
+type accessClaims struct {
+	jwt.Claims
+	ClientID string `json:"client_id"`
+	Scope    string `json:"scope,omitempty"`
+}
+
+// pasetoClaims are a PASETO access token's claims.
+type pasetoClaims struct {
+	paseto.Claims
+	ClientID string `json:"client_id"`
+	Scope    string `json:"scope,omitempty"`
+}

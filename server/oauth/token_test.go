@@ -1,0 +1,386 @@
+package oauth
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/signet-go/signet"
+	"github.com/signet-go/signet/jwk"
+	"github.com/signet-go/signet/jwt"
+)
+
+// checkAccessToken verifies tok as RFC 9068 says a resource server would,
+// and checks that it carries exactly the claims of RFC 9068 §2.2.
+func checkAccessToken(t *testing.T, e *env, tok, client, aud, scope string, ttl time.Duration) accessClaims {
+	t.Helper()
+	// As a resource server does: keys from the published JWKS.
+	published, err := jwk.ParseSet(publicSet(t, e.keys.signer))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := jwt.Verify[accessClaims](published, tok, jwt.Policy{Type: "at+jwt", Issuer: testIssuer, Audience: []string{aud}, Now: e.clock.Now})
+	if err != nil {
+		t.Fatalf("issued token does not verify as at+jwt: %v", err)
+	}
+	_, h, err := jwt.VerifyBytes(e.keys.pub, tok, jwt.Policy{Type: "at+jwt"})
+	if err != nil || h.Type != "at+jwt" || h.KeyID != e.keys.signer.KeyID() || h.Algorithm != signet.ES256 {
+		t.Fatalf("header %+v, %v; want typ at+jwt, kid %q", h, err, e.keys.signer.KeyID())
+	}
+	now := e.clock.Now().Unix()
+	if c.Subject != client || c.ClientID != client || c.Scope != scope || int64(c.IssuedAt) != now ||
+		int64(c.ExpiresAt) != now+int64(ttl/time.Second) || c.NotBefore != 0 {
+		t.Fatalf("claims %+v", c)
+	}
+	if raw, err := base64.RawURLEncoding.DecodeString(c.ID); err != nil || len(raw) != 16 {
+		t.Fatalf("jti %q is not 128 random bits in base64url", c.ID)
+	}
+	payload, err := base64.RawURLEncoding.DecodeString(strings.Split(tok, ".")[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(payload, &m); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"aud", "client_id", "exp", "iat", "iss", "jti", "sub"}
+	if scope != "" {
+		want = append(want, "scope")
+	}
+	var got []string
+	for k := range m {
+		got = append(got, k)
+	}
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Fatalf("claims %v, want %v", got, want)
+	}
+	return c
+}
+
+func checkTokenResponse(t *testing.T, r *resp, scope string, ttl time.Duration) string {
+	t.Helper()
+	if r.status != 200 {
+		t.Fatalf("status %d: %s", r.status, r.body)
+	}
+	if r.header.Get("Cache-Control") != "no-store" || r.header.Get("Pragma") != "no-cache" || r.header.Get("Content-Type") != "application/json" {
+		t.Fatalf("headers %v", r.header)
+	}
+	want := map[string]any{"token_type": "Bearer", "expires_in": float64(ttl / time.Second), "scope": scope, "access_token": r.json["access_token"]}
+	if len(r.json) != len(want) {
+		t.Fatalf("response %s", r.body)
+	}
+	for k, v := range want {
+		if r.json[k] != v {
+			t.Fatalf("response %s: %s is %v, want %v", r.body, k, r.json[k], v)
+		}
+	}
+	return r.json["access_token"].(string)
+}
+
+func TestTokenEachAuthMethod(t *testing.T) {
+	e := newEnv(t, FormatJWT)
+	t.Run("client_secret_basic", func(t *testing.T) {
+		tok := checkTokenResponse(t, e.tokenBasic(""), "read write admin", 10*time.Minute)
+		checkAccessToken(t, e, tok, "svc-basic", apiA, "read write admin", 10*time.Minute)
+	})
+	t.Run("client_secret_basic form-urlencoded", func(t *testing.T) {
+		// RFC 6749 §2.3.1: id and secret are form-urlencoded before Basic.
+		e := newEnv(t, FormatJWT)
+		cs, err := ParseClients([]byte(`{"clients":[{"client_id":"a b:c%","client_secret_sha256":"` + hashHex("s+e:c r%et-0123456789abcdef") + `","scope":"read","audience":["x"]}]}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.srv.SetClients(cs)
+		r := e.do(req{path: PathToken, form: "grant_type=client_credentials", header: basicHeader("a b:c%", "s+e:c r%et-0123456789abcdef")})
+		checkTokenResponse(t, r, "read", DefaultAccessTokenTTL)
+	})
+	t.Run("client_secret_post", func(t *testing.T) {
+		r := e.do(req{path: PathToken, form: "grant_type=client_credentials&client_id=svc-post&client_secret=" + url.QueryEscape(secretPost)})
+		tok := checkTokenResponse(t, r, "read", DefaultAccessTokenTTL)
+		checkAccessToken(t, e, tok, "svc-post", apiA, "read", DefaultAccessTokenTTL)
+	})
+	for _, k := range []*signet.Key{e.jwtKey, e.jwtKey2} {
+		t.Run("private_key_jwt "+string(k.Algorithm()), func(t *testing.T) {
+			r := e.do(withPath(e.authJWT(e.assertion(k, nil)), PathToken))
+			tok := checkTokenResponse(t, r, "read write", DefaultAccessTokenTTL)
+			checkAccessToken(t, e, tok, "svc-jwt", apiA, "read write", DefaultAccessTokenTTL)
+		})
+	}
+	t.Run("private_key_jwt aud issuer, client_id given", func(t *testing.T) {
+		a := e.assertion(e.jwtKey, func(m *jwt.Map) { (*m)["aud"] = testIssuer })
+		r := e.do(req{path: PathToken, form: "grant_type=client_credentials&client_id=svc-jwt" + assertionForm(a)})
+		checkTokenResponse(t, r, "read write", DefaultAccessTokenTTL)
+	})
+}
+
+func withPath(r req, path string) req { r.path = path; return r }
+
+// TestTokenErrors covers each RFC 6749 §5.2 error class the endpoint
+// answers, and malformed, oversized and duplicated input: each a clean
+// JSON error, the handler alive after it.
+func TestTokenErrors(t *testing.T) {
+	e := newEnv(t, FormatJWT)
+	basic := basicHeader("svc-basic", secretBasic)
+	post := "&client_id=svc-post&client_secret=" + url.QueryEscape(secretPost)
+	gt := "grant_type=client_credentials"
+	cases := []struct {
+		name   string
+		r      req
+		status int
+		code   string
+	}{
+		// invalid_request
+		{"no grant_type", req{form: "scope=read", header: basic}, 400, ErrInvalidRequest},
+		{"repeated grant_type", req{form: gt + "&" + gt, header: basic}, 400, ErrInvalidRequest},
+		{"repeated scope", req{form: gt + "&scope=read&scope=write", header: basic}, 400, ErrInvalidRequest},
+		{"repeated client_secret", req{form: gt + post + "&client_secret=x"}, 400, ErrInvalidRequest},
+		{"basic and post", req{form: gt + post, header: basic}, 400, ErrInvalidRequest},
+		{"basic and assertion", req{form: gt + assertionForm("a.b.c"), header: basic}, 400, ErrInvalidRequest},
+		{"post and assertion", req{form: gt + post + assertionForm("a.b.c")}, 400, ErrInvalidRequest},
+		{"basic with other client_id", req{form: gt + "&client_id=svc-post", header: basic}, 400, ErrInvalidRequest},
+		{"post without secret", req{form: gt + "&client_id=svc-post"}, 401, ErrInvalidClient},
+		{"post without id", req{form: gt + "&client_secret=x"}, 400, ErrInvalidRequest},
+		{"post empty secret", req{form: gt + "&client_id=svc-post&client_secret="}, 400, ErrInvalidRequest},
+		{"assertion without type", req{form: gt + "&client_assertion=a.b.c"}, 400, ErrInvalidRequest},
+		{"assertion of other type", req{form: gt + "&client_assertion=a.b.c&client_assertion_type=urn:x"}, 400, ErrInvalidRequest},
+		{"assertion type without assertion", req{form: gt + "&client_assertion_type=" + url.QueryEscape(AssertionType)}, 400, ErrInvalidRequest},
+		{"JSON body", req{form: `{"grant_type":"client_credentials"}`, ctype: "application/json", header: basic}, 400, ErrInvalidRequest},
+		{"no Content-Type", req{form: gt, ctype: "-", header: basic}, 400, ErrInvalidRequest},
+		{"multipart", req{form: gt, ctype: "multipart/form-data; boundary=x", header: basic}, 400, ErrInvalidRequest},
+		{"latin-1 charset", req{form: gt, ctype: "application/x-www-form-urlencoded; charset=iso-8859-1", header: basic}, 400, ErrInvalidRequest},
+		{"two Content-Types", req{form: gt, ctype: "-", header: map[string][]string{"Content-Type": {"application/x-www-form-urlencoded", "application/x-www-form-urlencoded"}, "Authorization": basic["Authorization"]}}, 400, ErrInvalidRequest},
+		{"secret in the URL", req{path: PathToken + "?client_secret=x", form: gt, header: basic}, 400, ErrInvalidRequest},
+		{"bad percent-encoding", req{form: gt + "&scope=%zz", header: basic}, 400, ErrInvalidRequest},
+		{"invalid UTF-8", req{form: gt + "&scope=%ff", header: basic}, 400, ErrInvalidRequest},
+		{"control character", req{form: gt + "&scope=%00", header: basic}, 400, ErrInvalidRequest},
+		{"nameless parameter", req{form: gt + "&=x", header: basic}, 400, ErrInvalidRequest},
+		{"too many parameters", req{form: gt + strings.Repeat("&x", 0) + manyParams(MaxParams), header: basic}, 400, ErrInvalidRequest},
+		{"two Authorization headers", req{form: gt, header: map[string][]string{"Authorization": {basic["Authorization"][0], basic["Authorization"][0]}}}, 400, ErrInvalidRequest},
+		{"Basic not base64", req{form: gt, header: map[string][]string{"Authorization": {"Basic !!!"}}}, 400, ErrInvalidRequest},
+		{"Basic without colon", req{form: gt, header: map[string][]string{"Authorization": {"Basic " + b64("svc-basic")}}}, 400, ErrInvalidRequest},
+		{"Basic empty secret", req{form: gt, header: map[string][]string{"Authorization": {"Basic " + b64("svc-basic:")}}}, 400, ErrInvalidRequest},
+		{"Basic bad escape", req{form: gt, header: map[string][]string{"Authorization": {"Basic " + b64("svc%zz:x")}}}, 400, ErrInvalidRequest},
+		{"Basic oversized", req{form: gt, header: map[string][]string{"Authorization": {"Basic " + strings.Repeat("A", MaxAuthorizationSize)}}}, 400, ErrInvalidRequest},
+		{"GET", req{method: http.MethodGet, header: basic}, 405, ErrInvalidRequest},
+		// invalid_client: 401 with a Basic challenge
+		{"no authentication", req{form: gt}, 401, ErrInvalidClient},
+		{"unknown client", req{form: gt, header: basicHeader("nobody", secretBasic)}, 401, ErrInvalidClient},
+		{"wrong secret", req{form: gt, header: basicHeader("svc-basic", secretPost)}, 401, ErrInvalidClient},
+		{"wrong secret post", req{form: gt + "&client_id=svc-post&client_secret=x"}, 401, ErrInvalidClient},
+		{"basic for a post client", req{form: gt, header: basicHeader("svc-post", secretPost)}, 401, ErrInvalidClient},
+		{"post for a basic client", req{form: gt + "&client_id=svc-basic&client_secret=" + url.QueryEscape(secretBasic)}, 401, ErrInvalidClient},
+		{"Bearer scheme", req{form: gt, header: map[string][]string{"Authorization": {"Bearer abc"}}}, 401, ErrInvalidClient},
+		// unsupported_grant_type
+		{"password grant", req{form: "grant_type=password&username=a&password=b", header: basic}, 400, ErrUnsupportedGrantType},
+		{"authorization_code", req{form: "grant_type=authorization_code&code=x", header: basic}, 400, ErrUnsupportedGrantType},
+		// invalid_scope
+		{"scope not the client's", req{form: gt + "&scope=read+delete", header: basic}, 400, ErrInvalidScope},
+		{"scope of another client only", req{form: gt + "&scope=write" + post}, 400, ErrInvalidScope},
+		{"empty scope", req{form: gt + "&scope=", header: basic}, 400, ErrInvalidScope},
+		{"scope with two spaces", req{form: gt + "&scope=read++write", header: basic}, 400, ErrInvalidScope},
+		{"scope with a quote", req{form: gt + "&scope=%22read%22", header: basic}, 400, ErrInvalidScope},
+		// invalid_target
+		{"resource not the client's", req{form: gt + "&resource=" + url.QueryEscape("https://evil.example"), header: basic}, 400, ErrInvalidTarget},
+		{"resource with fragment", req{form: gt + "&resource=" + url.QueryEscape(apiA+"#x"), header: basic}, 400, ErrInvalidTarget},
+		{"resource relative", req{form: gt + "&resource=api", header: basic}, 400, ErrInvalidTarget},
+		{"resource repeated", req{form: gt + "&resource=" + url.QueryEscape(apiA) + "&resource=" + url.QueryEscape(apiA), header: basic}, 400, ErrInvalidTarget},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if c.r.path == "" {
+				c.r.path = PathToken
+			}
+			wantError(t, e.do(c.r), c.status, c.code)
+		})
+	}
+	// The handler is alive and the clients still get tokens (the
+	// failures above stay under svc-basic's limit? not necessarily: use
+	// a fresh limiter window).
+	e.clock.Advance(FailureBurst * FailureRefill)
+	checkTokenResponse(t, e.tokenBasic(""), "read write admin", 10*time.Minute)
+}
+
+func manyParams(n int) string {
+	var b strings.Builder
+	for i := 0; i < n; i++ {
+		b.WriteString("&p")
+		b.WriteString(strings.Repeat("x", i+1))
+		b.WriteString("=1")
+	}
+	return b.String()
+}
+
+func b64(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) }
+
+func TestTokenOversizedBody(t *testing.T) {
+	e := newEnv(t, FormatJWT)
+	big := "grant_type=client_credentials&pad=" + strings.Repeat("a", MaxBodySize)
+	r := e.do(req{path: PathToken, form: big, header: basicHeader("svc-basic", secretBasic)})
+	wantError(t, r, http.StatusRequestEntityTooLarge, ErrInvalidRequest)
+	// Without a Content-Length (chunked), the limit holds while reading.
+	hr, _ := http.NewRequest(http.MethodPost, PathToken, strings.NewReader(big))
+	hr.ContentLength = -1
+	hr.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	hr.Header.Set("Authorization", basicHeader("svc-basic", secretBasic)["Authorization"][0])
+	w := newRecorder()
+	e.h.ServeHTTP(w, hr)
+	if w.Code != http.StatusRequestEntityTooLarge {
+		t.Fatalf("chunked oversized body: %d %s", w.Code, w.Body)
+	}
+	checkTokenResponse(t, e.tokenBasic(""), "read write admin", 10*time.Minute)
+}
+
+func TestTokenScope(t *testing.T) {
+	e := newEnv(t, FormatJWT)
+	for _, c := range []struct{ ask, want string }{
+		{"", "read write admin"},
+		{"&scope=read", "read"},
+		{"&scope=admin+read", "read admin"}, // the client's order
+		{"&scope=write%20read%20write", "read write"},
+		{"&scope=read+write+admin", "read write admin"},
+	} {
+		tok := checkTokenResponse(t, e.tokenBasic(c.ask), c.want, 10*time.Minute)
+		checkAccessToken(t, e, tok, "svc-basic", apiA, c.want, 10*time.Minute)
+	}
+}
+
+func TestTokenResource(t *testing.T) {
+	e := newEnv(t, FormatJWT)
+	tok := checkTokenResponse(t, e.tokenBasic("&resource="+url.QueryEscape(apiB)), "read write admin", 10*time.Minute)
+	c := checkAccessToken(t, e, tok, "svc-basic", apiB, "read write admin", 10*time.Minute)
+	if !slices.Equal(c.Audience, jwt.Audience{apiB}) {
+		t.Fatalf("aud %v", c.Audience)
+	}
+	tok = checkTokenResponse(t, e.tokenBasic("&resource="+url.QueryEscape(apiB)+"&resource="+url.QueryEscape(apiA)), "read write admin", 10*time.Minute)
+	c = checkAccessToken(t, e, tok, "svc-basic", apiA, "read write admin", 10*time.Minute)
+	if !slices.Equal(c.Audience, jwt.Audience{apiB, apiA}) {
+		t.Fatalf("aud %v", c.Audience)
+	}
+	// The default audience is the first.
+	c = checkAccessToken(t, e, e.accessToken(), "svc-basic", apiA, "read write admin", 10*time.Minute)
+	if !slices.Equal(c.Audience, jwt.Audience{apiA}) {
+		t.Fatalf("aud %v", c.Audience)
+	}
+}
+
+// TestAssertions covers RFC 7523 §3 for private_key_jwt: each refused
+// assertion is invalid_client (401), and a jti is never accepted twice.
+func TestAssertions(t *testing.T) {
+	e := newEnv(t, FormatJWT)
+	hs, _ := signet.GenerateKeyWithID(signet.HS256, "jwt-es")
+	stranger, _ := signet.GenerateKeyWithID(signet.ES256, "jwt-es")
+	cases := []struct {
+		name string
+		key  *signet.Key
+		mod  func(*jwt.Map)
+	}{
+		{"wrong aud", e.jwtKey, func(m *jwt.Map) { (*m)["aud"] = "https://api.example.com" }},
+		{"no aud", e.jwtKey, func(m *jwt.Map) { delete(*m, "aud") }},
+		{"aud the introspection endpoint", e.jwtKey, func(m *jwt.Map) { (*m)["aud"] = testIssuer + PathIntrospect }},
+		{"wrong iss", e.jwtKey, func(m *jwt.Map) { (*m)["iss"] = "svc-jwt2" }},
+		{"wrong sub", e.jwtKey, func(m *jwt.Map) { (*m)["sub"] = "svc-basic" }},
+		{"no exp", e.jwtKey, func(m *jwt.Map) { delete(*m, "exp") }},
+		{"expired", e.jwtKey, func(m *jwt.Map) { (*m)["exp"] = e.clock.Now().Add(-time.Second).Unix() }},
+		{"exp too far", e.jwtKey, func(m *jwt.Map) { (*m)["exp"] = e.clock.Now().Add(MaxAssertionLifetime + time.Second).Unix() }},
+		{"iat in the future", e.jwtKey, func(m *jwt.Map) { (*m)["iat"] = e.clock.Now().Add(time.Minute).Unix() }},
+		{"no jti", e.jwtKey, func(m *jwt.Map) { delete(*m, "jti") }},
+		{"long jti", e.jwtKey, func(m *jwt.Map) { (*m)["jti"] = strings.Repeat("j", MaxAssertionIDLength+1) }},
+		{"HS256 with the kid of a registered key", hs, nil},
+		{"unregistered key with a registered kid", stranger, nil},
+		{"another client's key", e.otherKey, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			e.clock.Advance(FailureBurst * FailureRefill) // keep under the failure limit
+			r := e.do(withPath(e.authJWT(e.assertion(c.key, c.mod)), PathToken))
+			wantError(t, r, http.StatusUnauthorized, ErrInvalidClient)
+		})
+	}
+	t.Run("alg none", func(t *testing.T) {
+		e.clock.Advance(FailureBurst * FailureRefill)
+		a := e.assertion(e.jwtKey, nil)
+		parts := strings.Split(a, ".")
+		none := base64.RawURLEncoding.EncodeToString([]byte(`{"alg":"none","kid":"jwt-es"}`)) + "." + parts[1] + "."
+		wantError(t, e.do(withPath(e.authJWT(none), PathToken)), 401, ErrInvalidClient)
+	})
+	t.Run("oversized", func(t *testing.T) {
+		wantError(t, e.do(withPath(e.authJWT(strings.Repeat("a", MaxAssertionSize+1)), PathToken)), 401, ErrInvalidClient)
+	})
+	t.Run("replayed jti", func(t *testing.T) {
+		e.clock.Advance(FailureBurst * FailureRefill)
+		a := e.assertion(e.jwtKey, nil)
+		checkTokenResponse(t, e.do(withPath(e.authJWT(a), PathToken)), "read write", DefaultAccessTokenTTL)
+		wantError(t, e.do(withPath(e.authJWT(a), PathToken)), 401, ErrInvalidClient)
+		// Another assertion with the same jti, freshly signed: refused too.
+		b := e.assertion(e.jwtKey, func(m *jwt.Map) { (*m)["jti"] = claimsOf(t, a)["jti"]; (*m)["iat"] = e.clock.Now().Unix() - 1 })
+		wantError(t, e.do(withPath(e.authJWT(b), PathToken)), 401, ErrInvalidClient)
+		// The same jti from another client is that client's own.
+		o := e.assertion(e.otherKey, func(m *jwt.Map) {
+			(*m)["iss"], (*m)["sub"], (*m)["jti"] = "svc-jwt2", "svc-jwt2", claimsOf(t, a)["jti"]
+		})
+		checkTokenResponse(t, e.do(withPath(e.authJWT(o), PathToken)), "read", DefaultAccessTokenTTL)
+	})
+}
+
+func claimsOf(t *testing.T, tok string) map[string]any {
+	t.Helper()
+	p, err := base64.RawURLEncoding.DecodeString(strings.Split(tok, ".")[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(p, &m); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// TestFailureLimit: past FailureBurst failures, a client is refused
+// without its secret being checked, until the bucket refills.
+func TestFailureLimit(t *testing.T) {
+	e := newEnv(t, FormatJWT)
+	for i := 0; i < FailureBurst; i++ {
+		wantError(t, e.do(req{path: PathToken, form: "grant_type=client_credentials", header: basicHeader("svc-basic", "wrong")}), 401, ErrInvalidClient)
+	}
+	r := e.tokenBasic("")
+	wantError(t, r, 401, ErrInvalidClient)
+	if !strings.Contains(e.logs.String(), `"reason":"rate limited"`) {
+		t.Fatal("the refusal is not logged as rate limited")
+	}
+	// Other clients are not affected.
+	checkTokenResponse(t, e.do(req{path: PathToken, form: "grant_type=client_credentials&client_id=svc-post&client_secret=" + url.QueryEscape(secretPost)}), "read", DefaultAccessTokenTTL)
+	e.clock.Advance(FailureRefill)
+	checkTokenResponse(t, e.tokenBasic(""), "read write admin", 10*time.Minute)
+}
+
+// TestAssertionReplayConcurrent: of many concurrent requests with one
+// assertion, exactly one gets a token.
+func TestAssertionReplayConcurrent(t *testing.T) {
+	e := newEnv(t, FormatJWT)
+	a := e.assertion(e.jwtKey, nil)
+	const n = 16
+	codes := make(chan int, n)
+	for range n {
+		go func() { codes <- e.do(withPath(e.authJWT(a), PathToken)).status }()
+	}
+	ok := 0
+	for range n {
+		switch c := <-codes; c {
+		case 200:
+			ok++
+		case 401:
+		default:
+			t.Errorf("status %d", c)
+		}
+	}
+	if ok != 1 {
+		t.Fatalf("%d of %d concurrent uses of one assertion got a token", ok, n)
+	}
+}
