@@ -66,8 +66,12 @@ func (m *Memory) SwapKeys(ctx context.Context, old uint64, keys []Key) (KeyRing,
 	if m.ring.Version != old {
 		return KeyRing{}, fmt.Errorf("%w: stored version %d, expected %d", ErrConflict, m.ring.Version, old)
 	}
-	m.ring = KeyRing{Version: old + 1, Keys: slices.Clone(keys)}
-	return KeyRing{Version: m.ring.Version, Keys: slices.Clone(keys)}, nil
+	// Encoded only to apply the persistent stores' size limit.
+	if _, err := EncodeKeyRing(KeyRing{Version: old + 1, Keys: keys}); err != nil {
+		return KeyRing{}, err
+	}
+	m.ring = KeyRing{Version: old + 1, Keys: normalizeKeys(keys)}
+	return KeyRing{Version: m.ring.Version, Keys: slices.Clone(m.ring.Keys)}, nil
 }
 
 // Revoke implements Store.
@@ -159,7 +163,8 @@ func (m *Memory) Ping(ctx context.Context) error {
 	return m.check(ctx)
 }
 
-// Close implements Store: later calls fail with ErrUnavailable.
+// Close implements Store: later calls fail with ErrUnavailable. Closing
+// twice is no error.
 func (m *Memory) Close() error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
