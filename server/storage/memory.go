@@ -3,6 +3,7 @@ package storage
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"sync"
 	"time"
@@ -62,6 +63,9 @@ func (m *Memory) SwapKeys(ctx context.Context, old uint64, keys []Key) (KeyRing,
 	defer m.mu.Unlock()
 	if err := m.check(ctx); err != nil {
 		return KeyRing{}, err
+	}
+	if old == math.MaxUint64 {
+		return KeyRing{}, fmt.Errorf("%w: key ring version %d cannot grow", ErrInvalid, old)
 	}
 	if m.ring.Version != old {
 		return KeyRing{}, fmt.Errorf("%w: stored version %d, expected %d", ErrConflict, m.ring.Version, old)

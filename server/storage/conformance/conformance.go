@@ -613,6 +613,10 @@ func testClosed(t *testing.T, h *harness) {
 			t.Errorf("%s after Close: err %v, want ErrUnavailable", name, err)
 		}
 	}
+	// A bad id is ErrInvalid even on a closed store.
+	if err := h.s.Revoke(ctx(), "", h.now().Add(long)); !errors.Is(err, storage.ErrInvalid) {
+		t.Errorf("Revoke of an empty id after Close: err %v, want ErrInvalid", err)
+	}
 	if err := h.s.Close(); err != nil {
 		t.Errorf("Close twice: %v", err)
 	}
