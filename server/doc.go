@@ -12,4 +12,9 @@
 //     and the conformance suite (storage/conformance) every implementation
 //     passes; storage/boltstore (embedded, --data) and storage/redisstore
 //     (shared, --redis) implement it.
+//
+// Its tests (make server-test) need Debian's redis-server, which
+// scripts/install-redis.sh (make server-deps) installs; each Redis test
+// starts its own on a free loopback port and fails, rather than skips,
+// when it cannot.
 package server

@@ -32,9 +32,11 @@
 // Redis and the instances never ends an entry early by less than the
 // margin. Leeway the service grants on exp belongs in the until it passes.
 //
-// The scripts need Redis 2.6 or later (Debian's redis-server 7 is what the
-// tests run against); they touch one key each, so a Redis Cluster works if
-// the client is pointed at it.
+// It needs Redis 4.0 or later (Lua scripts, HSET of several fields);
+// the tests run against Debian's redis-server 7.0, each starting its own
+// on a free loopback port (scripts/install-redis.sh installs it). The
+// client speaks to the one server at the URL: Redis Cluster and Sentinel
+// are not supported.
 package redisstore
 
 import (

@@ -3,6 +3,7 @@ package redisstore
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"net"
 	"os/exec"
 	"strconv"
@@ -18,8 +19,10 @@ import (
 type redisServer struct {
 	t    *testing.T
 	bin  string
+	dir  string
 	port int
 	cmd  *exec.Cmd
+	done chan struct{} // closed when the process has exited
 	out  *bytes.Buffer
 }
 
@@ -35,33 +38,53 @@ func startRedis(t *testing.T) *redisServer {
 			t.Fatalf("redis-server not found (run scripts/install-redis.sh or make server-deps): %v", err)
 		}
 	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := l.Addr().(*net.TCPAddr).Port
-	l.Close()
-	r := &redisServer{t: t, bin: bin, port: port}
-	r.start()
+	r := &redisServer{t: t, bin: bin, dir: t.TempDir()}
 	t.Cleanup(r.stop)
-	return r
+	// The free port found may be taken by someone else before Redis binds
+	// it: then another.
+	for attempt := 1; ; attempt++ {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.port = l.Addr().(*net.TCPAddr).Port
+		l.Close()
+		err = r.tryStart()
+		if err == nil {
+			return r
+		}
+		if attempt == 3 {
+			t.Fatalf("starting redis-server: %v", err)
+		}
+	}
 }
 
 // addr is the server's host:port; url its redis:// URL.
 func (r *redisServer) addr() string { return "127.0.0.1:" + strconv.Itoa(r.port) }
 func (r *redisServer) url() string  { return "redis://" + r.addr() + "/0" }
 
-// start runs redis-server on r.port and waits (up to 10 s) for it to
-// answer PING.
+// start runs redis-server again on the same port (a restart).
 func (r *redisServer) start() {
 	r.t.Helper()
+	if err := r.tryStart(); err != nil {
+		r.t.Fatalf("restarting redis-server: %v", err)
+	}
+}
+
+// tryStart runs redis-server on r.port and waits (up to 10 s) for it to
+// answer PING.
+func (r *redisServer) tryStart() error {
 	r.out = &bytes.Buffer{}
-	r.cmd = exec.Command(r.bin, "--bind", "127.0.0.1", "--port", strconv.Itoa(r.port),
+	r.cmd = exec.Command(r.bin, "--bind", "127.0.0.1", "--port", strconv.Itoa(r.port), "--dir", r.dir,
 		"--save", "", "--appendonly", "no", "--daemonize", "no", "--protected-mode", "yes")
 	r.cmd.Stdout, r.cmd.Stderr = r.out, r.out
 	if err := r.cmd.Start(); err != nil {
-		r.t.Fatalf("starting redis-server: %v", err)
+		r.cmd = nil
+		return err
 	}
+	done := make(chan struct{})
+	r.done = done
+	go func(cmd *exec.Cmd) { cmd.Wait(); close(done) }(r.cmd)
 	c := redis.NewClient(&redis.Options{Addr: r.addr(), MaxRetries: -1, DisableIdentity: true})
 	defer c.Close()
 	deadline := time.Now().Add(10 * time.Second)
@@ -70,11 +93,17 @@ func (r *redisServer) start() {
 		err := c.Ping(ctx).Err()
 		cancel()
 		if err == nil {
-			return
+			return nil
+		}
+		select {
+		case <-done:
+			r.cmd = nil
+			return fmt.Errorf("redis-server on %s exited: %s", r.addr(), r.out)
+		default:
 		}
 		if time.Now().After(deadline) {
 			r.stop()
-			r.t.Fatalf("redis-server on %s did not answer within 10 s: %v\n%s", r.addr(), err, r.out)
+			return fmt.Errorf("redis-server on %s did not answer within 10 s: %v\n%s", r.addr(), err, r.out)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
@@ -82,11 +111,11 @@ func (r *redisServer) start() {
 
 // stop kills the server and waits for it to exit.
 func (r *redisServer) stop() {
-	if r.cmd == nil || r.cmd.Process == nil {
+	if r.cmd == nil {
 		return
 	}
 	r.cmd.Process.Kill()
-	r.cmd.Wait()
+	<-r.done
 	r.cmd = nil
 }
 
