@@ -88,6 +88,9 @@ func (m *Memory) Revoke(ctx context.Context, jti string, until time.Time) error 
 	if err := m.check(ctx); err != nil {
 		return err
 	}
+	if !until.After(m.now()) {
+		return nil // the token has expired: nothing to refuse
+	}
 	k := "r:" + jti
 	if old, ok := m.live(k); ok && !until.After(old) {
 		return nil
@@ -122,6 +125,9 @@ func (m *Memory) UseOnce(ctx context.Context, id string, until time.Time) (bool,
 	k := "u:" + id
 	if _, ok := m.live(k); ok {
 		return false, nil
+	}
+	if !until.After(m.now()) {
+		return true, nil // first use, nothing worth remembering
 	}
 	if err := m.put(k, until); err != nil {
 		return false, err
