@@ -32,6 +32,13 @@
 // Redis and the instances never ends an entry early by less than the
 // margin. Leeway the service grants on exp belongs in the until it passes.
 //
+// Run Redis with maxmemory-policy noeviction (its default) or with no
+// maxmemory: under an eviction policy a full Redis would drop live
+// revocations and used ids (every entry has a TTL, so even the volatile-*
+// policies pick them), making revoked tokens valid again; with
+// noeviction a full Redis refuses writes, which this package reports as
+// ErrUnavailable: the service fails closed.
+//
 // It needs Redis 4.0 or later (Lua scripts, HSET of several fields);
 // the tests run against Debian's redis-server 7.0, each starting its own
 // on a free loopback port (scripts/install-redis.sh installs it). The

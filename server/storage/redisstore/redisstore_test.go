@@ -311,3 +311,35 @@ func TestStampOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestRedisFull: a Redis out of memory under noeviction refuses writes;
+// the store reports ErrUnavailable (the service fails closed) and the
+// revocations it holds are still answered.
+func TestRedisFull(t *testing.T) {
+	ctx := context.Background()
+	r := startRedis(t)
+	c := r.client()
+	s := open(t, r, Options{})
+	until := time.Now().Add(time.Hour)
+	if err := s.Revoke(ctx, "kept", until); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.ConfigSet(ctx, "maxmemory-policy", "noeviction").Err(); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.ConfigSet(ctx, "maxmemory", "1").Err(); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Revoke(ctx, "new", until); !errors.Is(err, storage.ErrUnavailable) {
+		t.Fatalf("Revoke on a full Redis: %v, want ErrUnavailable", err)
+	}
+	if first, err := s.UseOnce(ctx, "id", until); !errors.Is(err, storage.ErrUnavailable) || first {
+		t.Fatalf("UseOnce on a full Redis: %v, %v; want false, ErrUnavailable", first, err)
+	}
+	if _, err := s.SwapKeys(ctx, 0, nil); !errors.Is(err, storage.ErrUnavailable) {
+		t.Fatalf("SwapKeys on a full Redis: %v, want ErrUnavailable", err)
+	}
+	if rev, err := s.Revoked(ctx, "kept"); err != nil || !rev {
+		t.Fatalf("Revoked on a full Redis: %v, %v; want true", rev, err)
+	}
+}
