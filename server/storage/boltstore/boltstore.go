@@ -13,8 +13,9 @@
 // times in UTC to the nanosecond; private keys only wrapped), and
 // revocations and used ids with their until. Expired entries are never
 // reported; they are deleted by every write, a bounded number at a time
-// (SweepBatch), in until order through an expiry index, and all at once by
-// Sweep. Every commit is synced to disk before the call returns.
+// (SweepBatch), in until order through an expiry index, by a background
+// sweep every SweepInterval, and all at once by Sweep. Every commit is
+// synced to disk before the call returns.
 //
 // Operations honour a context that is already done (ErrUnavailable) but,
 // bbolt being local, do not interrupt a transaction under way. After
@@ -42,6 +43,10 @@ import (
 // entries expired meanwhile.
 const SweepBatch = 64
 
+// SweepInterval is how often a Store sweeps expired entries in the
+// background (besides what writes sweep), until it is closed.
+const SweepInterval = time.Minute
+
 // format names this package's layout of the file; a file of another
 // layout is refused.
 const format = "signet-storage-bolt-1"
@@ -68,6 +73,8 @@ type Store struct {
 	db     *bolt.DB
 	now    func() time.Time
 	closed atomic.Bool
+	stop   chan struct{} // closed by Close: the sweeper ends
+	swept  chan struct{} // closed by the sweeper when it has ended
 }
 
 var _ storage.Store = (*Store)(nil)
@@ -77,6 +84,11 @@ var _ storage.Store = (*Store)(nil)
 // is before its until. It fails when the file is locked by another
 // process for more than a second, or is not a store of this package.
 func Open(path string, now func() time.Time) (*Store, error) {
+	return openStore(path, now, SweepInterval)
+}
+
+// openStore is Open with the background sweep's interval.
+func openStore(path string, now func() time.Time, sweepEvery time.Duration) (*Store, error) {
 	if now == nil {
 		now = time.Now
 	}
@@ -115,7 +127,26 @@ func Open(path string, now func() time.Time) (*Store, error) {
 		}
 		return nil, fmt.Errorf("boltstore: %s: %w", path, err)
 	}
-	return &Store{db: db, now: now}, nil
+	s := &Store{db: db, now: now, stop: make(chan struct{}), swept: make(chan struct{})}
+	go s.sweeper(sweepEvery)
+	return s, nil
+}
+
+// sweeper runs Sweep every interval until the store is closed.
+func (s *Store) sweeper(interval time.Duration) {
+	defer close(s.swept)
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-s.stop:
+			return
+		case <-t.C:
+			// An error here is the store's closing or a failing disk, which
+			// the next operation reports to its caller.
+			_, _ = s.Sweep(context.Background())
+		}
+	}
 }
 
 // check refuses work on a closed store or with a done context.
@@ -322,6 +353,8 @@ func (s *Store) Close() error {
 	if s.closed.Swap(true) {
 		return nil
 	}
+	close(s.stop)
+	<-s.swept
 	return s.db.Close()
 }
 

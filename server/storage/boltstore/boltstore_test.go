@@ -171,6 +171,39 @@ func TestSweep(t *testing.T) {
 	}
 }
 
+func TestBackgroundSweep(t *testing.T) {
+	ctx := context.Background()
+	clock := newClock()
+	s, err := openStore(filepath.Join(t.TempDir(), "signet.db"), clock.now, 10*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for i := range 10 {
+		if err := s.Revoke(ctx, fmt.Sprint(i), clock.now().Add(time.Minute)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Revoke(ctx, "kept", clock.now().Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	clock.advance(time.Minute)
+	// No write: the background sweep alone deletes the expired entries.
+	deadline := time.Now().Add(30 * time.Second)
+	for count(t, s, bucketRevoked) != 1 {
+		if time.Now().After(deadline) {
+			t.Fatalf("background sweep left %d revocations 30 s on, want 1", count(t, s, bucketRevoked))
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if got := count(t, s, bucketExpiry); got != 1 {
+		t.Fatalf("index holds %d entries, want 1", got)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestSweepKeepsExtended(t *testing.T) {
 	// A revocation extended to a later until leaves no stale index entry
 	// that could delete it at the earlier one.
