@@ -7,16 +7,28 @@ STATICCHECK   := $(BIN)/staticcheck
 FUZZTIME      ?= 3s
 LONG_FUZZTIME ?= 5m
 
-.PHONY: xlang xlang-build test check fmt-check vet staticcheck unit fuzz-short fuzz interop-deps bench ratio report report-full bench-compare lab-test clean
+.PHONY: server-deps server-test xlang xlang-build test check fmt-check vet staticcheck unit fuzz-short fuzz interop-deps bench ratio report report-full bench-compare lab-test clean
 
 ## test: the whole suite, interop included (what CI runs).
-test: check interop-deps unit xlang-build lab-test fuzz-short
+test: check interop-deps unit server-deps server-test xlang-build lab-test fuzz-short
 
 ## lab-test: the lab module's own checks (bench/: adapters, attack runner,
 ## and the cross-language interop of bench/xlang, built by xlang-build).
 lab-test:
 	@echo "== the lab (bench/): go vet, go test (with the cross-language interop)"
 	cd bench && $(GO) vet ./... && SIGNET_INTEROP=1 $(GO) test -count=1 -timeout 30m ./...
+
+## server-deps: Debian's redis-server for the Redis store's tests (scripts/install-redis.sh).
+server-deps:
+	@echo "== redis-server for the token service's tests"
+	bash scripts/install-redis.sh
+
+## server-test: the token service's module (server/): go vet, go test -race
+## (the Redis tests start their own redis-server), staticcheck.
+server-test: server-deps $(STATICCHECK)
+	@echo "== the token service (server/): go vet, go test -race, staticcheck"
+	cd server && $(GO) vet ./... && $(GO) test -race -count=1 ./...
+	cd server && $(STATICCHECK) ./...
 
 ## report: the lab's quick run (a few minutes, progress on stderr):
 ## out/report/REPORT.md, charts (SVG, PNG) and results.json.

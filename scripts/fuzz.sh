@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs every fuzz target of the module for $FUZZTIME each (default 3s).
+# Runs every fuzz target of the library module and of the service's module
+# (server/) for $FUZZTIME each (default 3s).
 #
 # A run fails when the fuzzer writes a reproducer under testdata/fuzz/.
 # Go 1.26's coordinator can also end a clean run with a bare "context
@@ -12,14 +13,13 @@ fuzztime=${FUZZTIME:-3s}
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 
-run() { # pkg dir target
-	go test -run '^$' -fuzz "^$3\$" -fuzztime "$fuzztime" "$1" >"$log" 2>&1
+run() { # pkg dir target (run in the package's directory: server/ is a module of its own)
+	(cd "$2" && go test -run '^$' -fuzz "^$3\$" -fuzztime "$fuzztime" .) >"$log" 2>&1
 }
 
 failed=0
-for pkg in $(go list ./...); do
-	dir=$(go list -f '{{.Dir}}' "$pkg")
-	for target in $(go test -list '^Fuzz' "$pkg" 2>/dev/null | grep '^Fuzz' || true); do
+while read -r pkg dir; do
+	for target in $(cd "$dir" && go test -list '^Fuzz' . 2>/dev/null | grep '^Fuzz' || true); do
 		corpus="$dir/testdata/fuzz/$target"
 		before=$(ls "$corpus" 2>/dev/null | sort)
 		echo "fuzz ${pkg#github.com/signet-go/signet} $target ($fuzztime)"
@@ -48,5 +48,5 @@ for pkg in $(go list ./...); do
 			break
 		done
 	done
-done
+done < <(go list -f '{{.ImportPath}} {{.Dir}}' ./... && cd server && go list -f '{{.ImportPath}} {{.Dir}}' ./...)
 exit $failed

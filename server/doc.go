@@ -15,4 +15,9 @@
 //   - oauth: the HTTP endpoints (token, introspection, revocation,
 //     discovery, health) over a storage.Store and a KeySource, and the
 //     clients file.
+//
+// Its tests (make server-test) need Debian's redis-server, which
+// scripts/install-redis.sh (make server-deps) installs; each Redis test
+// starts its own on a free loopback port and fails, rather than skips,
+// when it cannot.
 package server

@@ -3,6 +3,7 @@ package storage
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"sync"
 	"time"
@@ -63,11 +64,18 @@ func (m *Memory) SwapKeys(ctx context.Context, old uint64, keys []Key) (KeyRing,
 	if err := m.check(ctx); err != nil {
 		return KeyRing{}, err
 	}
+	if old == math.MaxUint64 {
+		return KeyRing{}, fmt.Errorf("%w: key ring version %d cannot grow", ErrInvalid, old)
+	}
 	if m.ring.Version != old {
 		return KeyRing{}, fmt.Errorf("%w: stored version %d, expected %d", ErrConflict, m.ring.Version, old)
 	}
-	m.ring = KeyRing{Version: old + 1, Keys: slices.Clone(keys)}
-	return KeyRing{Version: m.ring.Version, Keys: slices.Clone(keys)}, nil
+	// Encoded only to apply the persistent stores' size limit.
+	if _, err := EncodeKeyRing(KeyRing{Version: old + 1, Keys: keys}); err != nil {
+		return KeyRing{}, err
+	}
+	m.ring = KeyRing{Version: old + 1, Keys: normalizeKeys(keys)}
+	return KeyRing{Version: m.ring.Version, Keys: slices.Clone(m.ring.Keys)}, nil
 }
 
 // Revoke implements Store.
@@ -79,6 +87,9 @@ func (m *Memory) Revoke(ctx context.Context, jti string, until time.Time) error 
 	defer m.mu.Unlock()
 	if err := m.check(ctx); err != nil {
 		return err
+	}
+	if !until.After(m.now()) {
+		return nil // the token has expired: nothing to refuse
 	}
 	k := "r:" + jti
 	if old, ok := m.live(k); ok && !until.After(old) {
@@ -114,6 +125,9 @@ func (m *Memory) UseOnce(ctx context.Context, id string, until time.Time) (bool,
 	k := "u:" + id
 	if _, ok := m.live(k); ok {
 		return false, nil
+	}
+	if !until.After(m.now()) {
+		return true, nil // first use, nothing worth remembering
 	}
 	if err := m.put(k, until); err != nil {
 		return false, err
@@ -159,7 +173,8 @@ func (m *Memory) Ping(ctx context.Context) error {
 	return m.check(ctx)
 }
 
-// Close implements Store: later calls fail with ErrUnavailable.
+// Close implements Store: later calls fail with ErrUnavailable. Closing
+// twice is no error.
 func (m *Memory) Close() error {
 	m.mu.Lock()
 	defer m.mu.Unlock()

@@ -18,6 +18,11 @@
 // that cannot reach its store returns an error wrapping ErrUnavailable,
 // and the service then fails closed (503), never answering as if nothing
 // were revoked.
+//
+// The implementations: Memory (NewMemory, for `signet serve --dev` and
+// tests), storage/boltstore (one bbolt file, `--data`), and
+// storage/redisstore (shared by many instances, `--redis`). The
+// persistent ones keep the key ring as EncodeKeyRing's JSON.
 package storage
 
 import (
@@ -35,7 +40,8 @@ var ErrUnavailable = errors.New("storage: unavailable")
 var ErrConflict = errors.New("storage: key ring changed (another instance rotated)")
 
 // ErrInvalid wraps errors for arguments no store accepts (an empty id, an
-// oversized entry).
+// oversized key ring) and for stored data that no store wrote (a key ring
+// that does not decode).
 var ErrInvalid = errors.New("storage: invalid argument")
 
 // MaxIDLength bounds the ids (jti) the store accepts, in bytes.
@@ -83,19 +89,29 @@ type KeyRing struct {
 
 // Store is the service's state. Implementations are safe for concurrent
 // use by many goroutines and, where they are shared (Redis), by many
-// processes.
+// processes. Every implementation passes storage/conformance.
+//
+// Rules common to every method: a context already done, a closed store,
+// or a store that cannot be reached or does not answer in time gives an
+// error wrapping ErrUnavailable (the caller fails closed); an id that is
+// empty or longer than MaxIDLength gives ErrInvalid, whatever else is
+// wrong. An entry (revocation or used id) lives while the store's clock
+// is before its until, and is deleted some time after (never before).
 type Store interface {
 	// Keys returns the current key ring (Version 0 and no keys when none
-	// was ever stored).
+	// was ever stored). Its times are in UTC, to the nanosecond.
 	Keys(ctx context.Context) (KeyRing, error)
 	// SwapKeys replaces the key ring stored at version old with keys,
-	// stored at version old+1, and returns the new ring. When the stored
-	// version is not old it changes nothing and returns ErrConflict.
+	// stored at version old+1, and returns the new ring (as Keys would
+	// return it). When the stored version is not old it changes nothing
+	// and returns ErrConflict; a ring whose encoding (EncodeKeyRing)
+	// exceeds MaxKeyRingSize is ErrInvalid.
 	SwapKeys(ctx context.Context, old uint64, keys []Key) (KeyRing, error)
 
 	// Revoke records that the token with id jti is refused until until
-	// (its expiry); the entry goes after that. Revoking twice is no error
-	// and keeps the later until.
+	// (its expiry, plus any leeway its verifiers grant); the entry goes
+	// after that. Revoking twice is no error and keeps the later until;
+	// an until already past records nothing.
 	Revoke(ctx context.Context, jti string, until time.Time) error
 	// Revoked reports whether jti is revoked (and its entry not yet
 	// expired).
@@ -103,11 +119,14 @@ type Store interface {
 
 	// UseOnce records id as used until until and reports whether this was
 	// its first use, atomically: of many concurrent calls with one id,
-	// exactly one gets true.
+	// exactly one gets true. After until the id is forgotten (and its
+	// next use is a first one again); with an until already past, the
+	// call is a first use that records nothing.
 	UseOnce(ctx context.Context, id string, until time.Time) (first bool, err error)
 
 	// Ping reports whether the store is reachable (for /readyz).
 	Ping(ctx context.Context) error
-	// Close releases the store's resources.
+	// Close releases the store's resources; every later call fails with
+	// ErrUnavailable. Closing twice is no error.
 	Close() error
 }
