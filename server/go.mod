@@ -8,6 +8,7 @@ require (
 	github.com/redis/go-redis/v9 v9.23.0
 	github.com/signet-go/signet v0.0.0-00010101000000-000000000000
 	go.etcd.io/bbolt v1.5.0
+	golang.org/x/oauth2 v0.38.0
 )
 
 require (
