@@ -7,10 +7,10 @@ STATICCHECK   := $(BIN)/staticcheck
 FUZZTIME      ?= 3s
 LONG_FUZZTIME ?= 5m
 
-.PHONY: server-deps server-test xlang xlang-build test check fmt-check vet staticcheck unit fuzz-short fuzz interop-deps bench ratio report report-full bench-compare lab-test clean
+.PHONY: server-deps server-interop-deps server-test xlang xlang-build test check fmt-check vet staticcheck unit fuzz-short fuzz interop-deps bench ratio report report-full bench-compare lab-test clean
 
 ## test: the whole suite, interop included (what CI runs).
-test: check interop-deps unit server-deps server-test xlang-build lab-test fuzz-short
+test: check interop-deps unit server-deps server-interop-deps server-test xlang-build lab-test fuzz-short
 
 ## lab-test: the lab module's own checks (bench/: adapters, attack runner,
 ## and the cross-language interop of bench/xlang, built by xlang-build).
@@ -23,11 +23,17 @@ server-deps:
 	@echo "== redis-server for the token service's tests"
 	bash scripts/install-redis.sh
 
+## server-interop-deps: the Python OAuth clients (Authlib, PyJWT) that the
+## token service's interop test (server/interop) runs, pinned with hashes.
+server-interop-deps:
+	@echo "== the token service's interop peers"
+	bash server/interop/setup.sh
+
 ## server-test: the token service's module (server/): go vet, go test -race
 ## (the Redis tests start their own redis-server), staticcheck.
-server-test: server-deps $(STATICCHECK)
+server-test: server-deps server-interop-deps $(STATICCHECK)
 	@echo "== the token service (server/): go vet, go test -race, staticcheck"
-	cd server && $(GO) vet ./... && $(GO) test -race -count=1 ./...
+	cd server && $(GO) vet ./... && SIGNET_INTEROP=1 $(GO) test -race -count=1 ./...
 	cd server && $(STATICCHECK) ./...
 
 ## report: the lab's quick run (a few minutes, progress on stderr):
@@ -111,4 +117,4 @@ ratio:
 	done
 
 clean:
-	rm -rf $(BIN) out interop/node/node_modules interop/python/.venv
+	rm -rf $(BIN) out interop/node/node_modules interop/python/.venv server/interop/python/.venv
