@@ -28,6 +28,10 @@ const maxInput = 1 << 20
 // run is the whole CLI: it executes the command in args (without the
 // program name) and returns the exit code. Tests call it directly.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "serve" {
+		// serve runs until a signal and writes as it goes, unbuffered.
+		return runServe(args[1:], stdout, stderr, processSignals)
+	}
 	c := &cli{stdin: stdin, stderr: stderr, now: time.Now}
 	return c.main(args, stdout)
 }
@@ -111,8 +115,6 @@ func (c *cli) dispatch(args []string) error {
 		return c.httpsigCmd(rest)
 	case "bench":
 		return c.bench(rest)
-	case "serve":
-		return &usageError{msg: cmd + ": not implemented yet in this build"}
 	default:
 		return &usageError{msg: fmt.Sprintf("unknown command %q", cmd), usage: usageText}
 	}
