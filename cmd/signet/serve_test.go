@@ -416,4 +416,3 @@ func basic(id, secret string) string {
 	req.SetBasicAuth(id, secret)
 	return strings.TrimPrefix(req.Header.Get("Authorization"), "Basic ")
 }
-
