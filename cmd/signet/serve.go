@@ -19,6 +19,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/redis/go-redis/v9"
 	"github.com/signet-go/signet"
 	"github.com/signet-go/signet/server/keys"
 	"github.com/signet-go/signet/server/oauth"
@@ -205,6 +206,7 @@ func (c *cli) serveFlags(args []string, getenv func(string) string) (*serveConfi
 // done and shuts down. Errors before serving are returned (exit 1, or 2
 // for a usage error).
 func runService(ctx context.Context, cfg *serveConfig, stdout io.Writer, logger *slog.Logger, hooks serveHooks) error {
+	redis.SetLogger(redisLogger{logger})
 	var tlsConfig *tls.Config
 	if cfg.tlsCert != "" {
 		pair, err := tls.LoadX509KeyPair(cfg.tlsCert, cfg.tlsKey)
@@ -212,6 +214,15 @@ func runService(ctx context.Context, cfg *serveConfig, stdout io.Writer, logger 
 			return fmt.Errorf("serve: TLS certificate: %w", err)
 		}
 		tlsConfig = &tls.Config{Certificates: []tls.Certificate{pair}, MinVersion: tls.VersionTLS12}
+	}
+	var (
+		clients *oauth.Clients // the --dev client is made once the address is known
+		err     error
+	)
+	if !cfg.dev {
+		if clients, err = oauth.LoadClients(cfg.clients); err != nil {
+			return fmt.Errorf("serve: --clients: %w", err)
+		}
 	}
 	kek, err := loadServeKEK(cfg)
 	if err != nil {
@@ -248,15 +259,11 @@ func runService(ctx context.Context, cfg *serveConfig, stdout io.Writer, logger 
 		issuer = base
 	}
 
-	var clients *oauth.Clients
 	var devID, devSecret string
 	if cfg.dev {
-		clients, devID, devSecret, err = devClient(issuer)
-	} else {
-		clients, err = oauth.LoadClients(cfg.clients)
-	}
-	if err != nil {
-		return fmt.Errorf("serve: clients: %w", err)
+		if clients, devID, devSecret, err = devClient(issuer); err != nil {
+			return fmt.Errorf("serve: clients: %w", err)
+		}
 	}
 
 	km, err := keys.New(store, keys.Config{Algorithm: cfg.alg, Rotate: cfg.rotate, KEK: kek, Logger: logger})
@@ -474,6 +481,14 @@ func openServeStore(ctx context.Context, cfg *serveConfig, logger *slog.Logger) 
 		}
 		wait = min(2*wait, serveOpenRetry)
 	}
+}
+
+// redisLogger sends the Redis client's own messages (connection pool
+// failures) to the service's JSON log, as warnings.
+type redisLogger struct{ l *slog.Logger }
+
+func (r redisLogger) Printf(ctx context.Context, format string, v ...any) {
+	r.l.WarnContext(ctx, "redis: "+fmt.Sprintf(format, v...))
 }
 
 // devClient makes the one client of --dev: a random id and 256-bit
