@@ -7,10 +7,10 @@ STATICCHECK   := $(BIN)/staticcheck
 FUZZTIME      ?= 3s
 LONG_FUZZTIME ?= 5m
 
-.PHONY: server-deps server-interop-deps server-test xlang xlang-build test check fmt-check vet staticcheck unit fuzz-short fuzz interop-deps bench ratio report report-full bench-compare lab-test clean
+.PHONY: cli-test server-deps server-interop-deps server-test xlang xlang-build test check fmt-check vet staticcheck unit fuzz-short fuzz interop-deps bench ratio report report-full bench-compare lab-test clean
 
 ## test: the whole suite, interop included (what CI runs).
-test: check interop-deps unit server-deps server-interop-deps server-test xlang-build lab-test fuzz-short
+test: check interop-deps unit server-deps server-interop-deps cli-test server-test xlang-build lab-test fuzz-short
 
 ## lab-test: the lab module's own checks (bench/: adapters, attack runner,
 ## and the cross-language interop of bench/xlang, built by xlang-build).
@@ -35,6 +35,14 @@ server-test: server-deps server-interop-deps $(STATICCHECK)
 	@echo "== the token service (server/): go vet, go test -race, staticcheck"
 	cd server && $(GO) vet ./... && SIGNET_INTEROP=1 $(GO) test -race -count=1 ./...
 	cd server && $(STATICCHECK) ./...
+
+## cli-test: the command line's module (cmd/signet/: it runs the token
+## service, so it imports server/): go vet, go test -race (its serve tests
+## start their own redis-server), staticcheck.
+cli-test: server-deps $(STATICCHECK)
+	@echo "== the command line (cmd/signet/): go vet, go test -race, staticcheck"
+	cd cmd/signet && $(GO) vet ./... && SIGNET_INTEROP=1 $(GO) test -race -count=1 ./...
+	cd cmd/signet && $(STATICCHECK) ./...
 
 ## report: the lab's quick run (a few minutes, progress on stderr):
 ## out/report/REPORT.md, charts (SVG, PNG) and results.json.

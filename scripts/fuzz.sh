@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs every fuzz target of the library module and of the service's module
-# (server/) for $FUZZTIME each (default 3s).
+# Runs every fuzz target of the library module, of the service's module
+# (server/) and of the command line's module (cmd/signet/) for $FUZZTIME
+# each (default 3s).
 #
 # A run fails when the fuzzer writes a reproducer under testdata/fuzz/.
 # Go 1.26's coordinator can also end a clean run with a bare "context
@@ -13,7 +14,7 @@ fuzztime=${FUZZTIME:-3s}
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 
-run() { # pkg dir target (run in the package's directory: server/ is a module of its own)
+run() { # pkg dir target (run in the package's directory: server/ and cmd/signet/ are modules of their own)
 	(cd "$2" && go test -run '^$' -fuzz "^$3\$" -fuzztime "$fuzztime" .) >"$log" 2>&1
 }
 
@@ -48,5 +49,7 @@ while read -r pkg dir; do
 			break
 		done
 	done
-done < <(go list -f '{{.ImportPath}} {{.Dir}}' ./... && cd server && go list -f '{{.ImportPath}} {{.Dir}}' ./...)
+done < <(go list -f '{{.ImportPath}} {{.Dir}}' ./... &&
+	(cd server && go list -f '{{.ImportPath}} {{.Dir}}' ./...) &&
+	(cd cmd/signet && go list -f '{{.ImportPath}} {{.Dir}}' ./...))
 exit $failed

@@ -1,6 +1,7 @@
 // Command signet makes keys, signs, verifies and inspects JWTs, issues and
 // checks PASETO tokens, and signs and verifies HTTP messages (RFC 9421)
-// with the signet library, from the shell.
+// with the signet library, from the shell; it also runs signet's OAuth 2.0
+// token service (signet serve).
 //
 // Usage:
 //
@@ -14,6 +15,9 @@
 //	signet httpsig sign --key F --label L --components '"@method" "@path" …' [--keyid K] [--created now|UNIX] [--expires UNIX] [--nonce N] [--tag T] [--digest sha-256|sha-512]
 //	signet httpsig verify (--key F | --jwks F) [--label L] [--tag T] [--require '"content-digest" …'] [--insecure-skip-default-coverage] [--max-age D] [--no-created] [--unsigned-body] [--now UNIX]
 //	signet httpsig base [--label L]
+//	signet bench [--quick|--full] [--out DIR] [--lab DIR]
+//	signet serve --clients F [--addr 127.0.0.1:8080] [--issuer URL] [--data DIR | --redis URL] [--kek-file F] [--alg ES256] [--format jwt|paseto] [--rotate 168h] [--tls-cert F --tls-key F] [--admin-addr ADDR]
+//	signet serve --dev
 //	signet help
 //
 // # Keys
@@ -230,7 +234,41 @@
 //
 //	signet bench --quick --out out/report
 //
-// serve is not implemented in this build yet.
+// # The token service
+//
+// serve runs signet's OAuth 2.0 token service (package
+// github.com/signet-go/signet/server/oauth): client credentials grants
+// (client_secret_basic, client_secret_post, private_key_jwt), RFC 9068
+// access tokens (or PASETO v4.public with --format paseto), introspection,
+// revocation, RFC 8414 discovery and a JWKS whose keys rotate every
+// --rotate (168h by default) without failing a token.
+//
+//	signet serve --dev
+//
+// starts an in-memory instance on 127.0.0.1:8080 with one generated client
+// (scope "read write", audience the issuer; its 256-bit secret exists only
+// in what is printed) and prints its id, secret and a curl line that gets a
+// token. For real use, register clients in a file (--clients; secrets only
+// as SHA-256 hashes, reloaded on SIGHUP) and pick a store:
+//
+//	signet serve --clients clients.json --data /var/lib/signet
+//	SIGNET_KEK=k4.local.… signet serve --clients clients.json --redis redis://redis:6379/0
+//
+// --data DIR keeps keys and revocations in DIR/signet.db (bbolt), for one
+// instance; the key-encryption key that wraps the private keys is
+// DIR/kek, created with mode 0600 on first start, unless --kek-file or
+// SIGNET_KEK names one. --redis URL shares the state among any number of
+// instances behind a load balancer: they need the same key-encryption key,
+// from --kek-file or SIGNET_KEK (make one with signet keygen v4.local), and
+// serve refuses to start without it. A Redis that does not answer at start
+// is retried until it does.
+//
+// The issuer is http://ADDR (https:// with --tls-cert and --tls-key)
+// unless --issuer names it. --admin-addr moves /healthz and /readyz to a
+// listener of their own (plain HTTP). serve logs JSON lines on stderr
+// (never a secret or a token), is ready when GET /readyz answers 200,
+// and on SIGTERM or SIGINT stops accepting, lets the requests in flight
+// finish (for up to 10 s) and exits 0.
 //
 // # Exit status
 //

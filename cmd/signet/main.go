@@ -28,6 +28,10 @@ const maxInput = 1 << 20
 // run is the whole CLI: it executes the command in args (without the
 // program name) and returns the exit code. Tests call it directly.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "serve" {
+		// serve runs until a signal and writes as it goes, unbuffered.
+		return runServe(args[1:], stdout, stderr, processSignals)
+	}
 	c := &cli{stdin: stdin, stderr: stderr, now: time.Now}
 	return c.main(args, stdout)
 }
@@ -111,8 +115,6 @@ func (c *cli) dispatch(args []string) error {
 		return c.httpsigCmd(rest)
 	case "bench":
 		return c.bench(rest)
-	case "serve":
-		return &usageError{msg: cmd + ": not implemented yet in this build"}
 	default:
 		return &usageError{msg: fmt.Sprintf("unknown command %q", cmd), usage: usageText}
 	}
@@ -174,10 +176,18 @@ const usageTemplate = `Usage:
         run the lab (benchmarks against the peer libraries, the attack
         corpus) from a signet checkout; write the report to DIR
         (default out/report): the same as make report
+  signet serve --clients F [--addr 127.0.0.1:8080] [--issuer URL] [--data DIR | --redis URL]
+               [--kek-file F] [--alg ES256] [--format jwt|paseto] [--rotate 168h]
+               [--tls-cert F --tls-key F] [--admin-addr ADDR]
+        run the OAuth 2.0 token service (client credentials, RFC 9068
+        access tokens, introspection, revocation, JWKS with rotating keys);
+        JSON logs on stderr, SIGTERM stops it gracefully, SIGHUP reloads
+        the clients file, ready when GET /readyz answers 200
+  signet serve --dev [--addr 127.0.0.1:8080]
+        an in-memory instance for trying it out: prints a client id, its
+        secret and a curl line that gets a token
   signet help
         print this help
-
-Not implemented yet in this build: serve.
 
 Algorithms: ALGORITHMS
 

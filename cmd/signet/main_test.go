@@ -216,7 +216,7 @@ func TestUsageErrors(t *testing.T) {
 		{"httpsig without subcommand", []string{"httpsig"}, "no subcommand"},
 		{"httpsig verify without key", []string{"httpsig", "verify"}, "exactly one of --key and --jwks"},
 		{"jwt sign with an httpsig alg", []string{"jwt", "sign", "--key", key, "--alg", "ed25519"}, "use signet httpsig"},
-		{"serve", []string{"serve"}, "serve: not implemented yet in this build"},
+		{"serve without clients or store", []string{"serve"}, "--clients is required"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

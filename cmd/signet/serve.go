@@ -1,0 +1,523 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/tls"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+	"github.com/signet-go/signet"
+	"github.com/signet-go/signet/server/keys"
+	"github.com/signet-go/signet/server/oauth"
+	"github.com/signet-go/signet/server/storage"
+	"github.com/signet-go/signet/server/storage/boltstore"
+	"github.com/signet-go/signet/server/storage/redisstore"
+)
+
+// Timeouts and limits of the token service's HTTP servers. The request
+// bodies are bounded by the oauth package (oauth.MaxBodySize).
+const (
+	serveReadHeaderTimeout = 5 * time.Second
+	serveReadTimeout       = 10 * time.Second
+	serveWriteTimeout      = 15 * time.Second
+	serveIdleTimeout       = 60 * time.Second
+	serveMaxHeaderBytes    = 16 << 10
+	// serveShutdownTimeout bounds the wait for in-flight requests on
+	// SIGTERM; connections still open after it are closed.
+	serveShutdownTimeout = 10 * time.Second
+	// serveRefreshTimeout bounds the first load of the key ring: a store
+	// that does not answer by then does not stop the start (/readyz
+	// answers 503 until the rotation loop loads the ring).
+	serveRefreshTimeout = 10 * time.Second
+	// serveOpenRetry is the longest wait between attempts to reach a
+	// Redis that did not answer at start.
+	serveOpenRetry = 10 * time.Second
+)
+
+// kekEnv is the environment variable holding the key-encryption key.
+const kekEnv = "SIGNET_KEK"
+
+const serveSynopsis = `serve --clients F [--addr 127.0.0.1:8080] [--issuer URL] [--data DIR | --redis URL]
+             [--kek-file F] [--alg ES256] [--format jwt|paseto] [--rotate 168h]
+             [--tls-cert F --tls-key F] [--admin-addr ADDR]
+  signet serve --dev [--addr 127.0.0.1:8080]`
+
+// serveHooks connect serve to its process: main passes the SIGHUP
+// channel, tests a ready callback and an environment of their own.
+type serveHooks struct {
+	// hup delivers SIGHUP: reload the clients file (nil: never).
+	hup <-chan os.Signal
+	// ready, when set, is called once the service listens.
+	ready func(*instance)
+	// getenv reads the environment (os.Getenv when nil).
+	getenv func(string) string
+}
+
+// instance is a running service, as the ready hook sees it.
+type instance struct {
+	addr      string // the bound host:port of --addr
+	adminAddr string // the bound host:port of --admin-addr, or ""
+	issuer    string
+	// reload re-reads the clients file, as SIGHUP does.
+	reload func() error
+}
+
+// serveConfig is the command line of serve, checked.
+type serveConfig struct {
+	dev                bool
+	clients            string
+	addr, adminAddr    string
+	issuer             string
+	data, redisURL     string
+	kekFile            string
+	alg                signet.Algorithm
+	format             oauth.Format
+	rotate             time.Duration
+	tlsCert, tlsKey    string
+	kekFromEnvironment string
+}
+
+// runServe runs "signet serve" for main: SIGTERM and SIGINT stop it
+// gracefully, SIGHUP reloads the clients file.
+func runServe(args []string, stdout, stderr io.Writer, signals func(context.Context) (context.Context, <-chan os.Signal, func())) int {
+	ctx, hup, stop := signals(context.Background())
+	defer stop()
+	return serve(ctx, args, stdout, stderr, serveHooks{hup: hup})
+}
+
+// serve runs the token service until ctx is done, then shuts it down
+// gracefully and returns the exit code: 0 after a clean stop, 1 when it
+// could not start or stopped on an error, 2 for a usage error.
+func serve(ctx context.Context, args []string, stdout, stderr io.Writer, hooks serveHooks) int {
+	c := &cli{stdout: stdout, stderr: stderr, now: time.Now}
+	if hooks.getenv == nil {
+		hooks.getenv = os.Getenv
+	}
+	cfg, err := c.serveFlags(args, hooks.getenv)
+	if err != nil {
+		if errors.Is(err, errHelp) {
+			return exitOK
+		}
+		return c.report(err)
+	}
+	logger := slog.New(slog.NewJSONHandler(stderr, nil))
+	if err := runService(ctx, cfg, stdout, logger, hooks); err != nil {
+		return c.report(err)
+	}
+	return exitOK
+}
+
+// serveFlags parses and checks the command line of serve.
+func (c *cli) serveFlags(args []string, getenv func(string) string) (*serveConfig, error) {
+	cmd := newCommand("serve", serveSynopsis)
+	fs := cmd.fs
+	dev := fs.Bool("dev", false, "an in-memory instance with one generated client, printed with a curl line (for trying it out)")
+	clients := fs.String("clients", "", "the clients `file` (JSON; reloaded on SIGHUP)")
+	addr := fs.String("addr", "127.0.0.1:8080", "`host:port` to listen on")
+	issuer := fs.String("issuer", "", "the issuer `URL` (default http://ADDR, https:// with --tls-cert)")
+	data := fs.String("data", "", "`directory` of the embedded store (signet.db) and, without --kek-file or SIGNET_KEK, of the key-encryption key (kek)")
+	redisURL := fs.String("redis", "", "the shared store: redis://[user:password@]host:port/db (needs --kek-file or SIGNET_KEK, the same for every instance)")
+	kekFile := fs.String("kek-file", "", "`file` holding the key-encryption key (a k4.local PASERK, mode 0600); else SIGNET_KEK")
+	alg := fs.String("alg", string(keys.DefaultAlgorithm), "signing `algorithm`: a JWS algorithm, or v4.public (implied by --format paseto)")
+	format := fs.String("format", string(oauth.FormatJWT), "access token `format`: jwt (RFC 9068) or paseto (v4.public)")
+	rotate := fs.String("rotate", "168h", "how long each signing key signs before the next takes over (a Go `duration`: 168h, 90s)")
+	tlsCert := fs.String("tls-cert", "", "TLS certificate `file` (PEM; with --tls-key)")
+	tlsKey := fs.String("tls-key", "", "TLS private key `file` (PEM; with --tls-cert)")
+	adminAddr := fs.String("admin-addr", "", "`host:port` for /healthz and /readyz (default: on --addr)")
+	pos, set, err := c.parse(cmd, args)
+	if err != nil {
+		return nil, err
+	}
+	if len(pos) > 0 {
+		return nil, cmd.usageErr("unexpected argument %q", pos[0])
+	}
+	cfg := &serveConfig{dev: *dev, clients: *clients, addr: *addr, adminAddr: *adminAddr, issuer: *issuer,
+		data: *data, redisURL: *redisURL, kekFile: *kekFile, tlsCert: *tlsCert, tlsKey: *tlsKey}
+	if cfg.dev {
+		for _, f := range []string{"clients", "data", "redis", "kek-file"} {
+			if set[f] {
+				return nil, cmd.usageErr("--dev takes no --%s: it keeps everything in memory", f)
+			}
+		}
+	} else {
+		if cfg.clients == "" {
+			return nil, cmd.usageErr("--clients is required (or --dev for an in-memory instance)")
+		}
+		switch {
+		case set["data"] && set["redis"]:
+			return nil, cmd.usageErr("--data and --redis together: choose one store")
+		case cfg.data == "" && cfg.redisURL == "":
+			return nil, cmd.usageErr("no store: give --data DIR (one instance) or --redis URL (many), or --dev")
+		}
+		if cfg.redisURL != "" && cfg.kekFile == "" {
+			cfg.kekFromEnvironment = getenv(kekEnv)
+			if cfg.kekFromEnvironment == "" {
+				return nil, cmd.usageErr("--redis needs the key-encryption key from --kek-file or %s, the same for every instance (make one with: signet keygen v4.local)", kekEnv)
+			}
+		} else if cfg.kekFile == "" {
+			cfg.kekFromEnvironment = getenv(kekEnv)
+		}
+	}
+	if (cfg.tlsCert == "") != (cfg.tlsKey == "") {
+		return nil, cmd.usageErr("--tls-cert and --tls-key go together")
+	}
+	switch f := oauth.Format(*format); f {
+	case oauth.FormatJWT, oauth.FormatPASETO:
+		cfg.format = f
+	default:
+		return nil, cmd.usageErr("unknown --format %q (jwt or paseto)", *format)
+	}
+	a, err := cmd.parseAlg(*alg)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case cfg.format == oauth.FormatPASETO && !set["alg"]:
+		a = signet.V4Public
+	case cfg.format == oauth.FormatPASETO && a != signet.V4Public:
+		return nil, cmd.usageErr("--format paseto signs with v4.public, not %s", a)
+	case cfg.format == oauth.FormatJWT && !a.IsJWS():
+		return nil, cmd.usageErr("--alg %s is not a JWS algorithm (for v4.public, use --format paseto)", a)
+	}
+	cfg.alg = a
+	d, err := time.ParseDuration(*rotate)
+	if err != nil || d <= 0 {
+		return nil, cmd.usageErr("--rotate %q is not a positive duration (168h, 90s, …)", *rotate)
+	}
+	cfg.rotate = d
+	return cfg, nil
+}
+
+// runService opens the store and the keys, listens, serves until ctx is
+// done and shuts down. Errors before serving are returned (exit 1, or 2
+// for a usage error).
+func runService(ctx context.Context, cfg *serveConfig, stdout io.Writer, logger *slog.Logger, hooks serveHooks) error {
+	redis.SetLogger(redisLogger{logger})
+	var tlsConfig *tls.Config
+	if cfg.tlsCert != "" {
+		pair, err := tls.LoadX509KeyPair(cfg.tlsCert, cfg.tlsKey)
+		if err != nil {
+			return fmt.Errorf("serve: TLS certificate: %w", err)
+		}
+		tlsConfig = &tls.Config{Certificates: []tls.Certificate{pair}, MinVersion: tls.VersionTLS12}
+	}
+	var (
+		clients *oauth.Clients // the --dev client is made once the address is known
+		err     error
+	)
+	if !cfg.dev {
+		if clients, err = oauth.LoadClients(cfg.clients); err != nil {
+			return fmt.Errorf("serve: --clients: %w", err)
+		}
+	}
+	kek, err := loadServeKEK(cfg)
+	if err != nil {
+		return err
+	}
+	store, kind, err := openServeStore(ctx, cfg, logger)
+	if err != nil {
+		return err
+	}
+	if store == nil { // ctx ended while waiting for Redis
+		return nil
+	}
+	defer func() {
+		if err := store.Close(); err != nil {
+			logger.Warn("closing the store", "err", err)
+		}
+	}()
+
+	ln, err := net.Listen("tcp", cfg.addr)
+	if err != nil {
+		return fmt.Errorf("serve: listen on %s: %w", cfg.addr, err)
+	}
+	defer ln.Close()
+	var adminLn net.Listener
+	if cfg.adminAddr != "" {
+		if adminLn, err = net.Listen("tcp", cfg.adminAddr); err != nil {
+			return fmt.Errorf("serve: listen on %s (--admin-addr): %w", cfg.adminAddr, err)
+		}
+		defer adminLn.Close()
+	}
+	base := baseURL(cfg.addr, ln.Addr(), tlsConfig != nil)
+	issuer := cfg.issuer
+	if issuer == "" {
+		issuer = base
+	}
+
+	var devID, devSecret string
+	if cfg.dev {
+		if clients, devID, devSecret, err = devClient(issuer); err != nil {
+			return fmt.Errorf("serve: clients: %w", err)
+		}
+	}
+
+	km, err := keys.New(store, keys.Config{Algorithm: cfg.alg, Rotate: cfg.rotate, KEK: kek, Logger: logger})
+	if err != nil {
+		return &usageError{msg: "serve: " + err.Error()}
+	}
+	srv, err := oauth.New(oauth.Config{Issuer: issuer, Clients: clients, Store: store, Keys: km,
+		Format: cfg.format, JWKS: km.JWKSHandler(), Logger: logger})
+	if err != nil {
+		return &usageError{msg: "serve: " + err.Error()}
+	}
+
+	refreshCtx, cancel := context.WithTimeout(ctx, serveRefreshTimeout)
+	err = km.Refresh(refreshCtx)
+	cancel()
+	if err != nil {
+		if errors.Is(err, signet.ErrSignatureInvalid) {
+			// A ring the KEK does not open: another KEK, or tampering.
+			return fmt.Errorf("serve: the stored keys do not open with this key-encryption key: %w", err)
+		}
+		logger.Warn("keys: first load failed; /readyz answers 503 until the store answers", "err", err)
+	}
+	loopCtx, stopLoop := context.WithCancel(context.Background())
+	defer stopLoop()
+	go km.Run(loopCtx)
+
+	main, admin := servedHandlers(srv.Handler(), adminLn != nil)
+	errorLog := slog.NewLogLogger(logger.Handler(), slog.LevelWarn)
+	servers := []*http.Server{newHTTPServer(main, tlsConfig, errorLog)}
+	listeners := []net.Listener{ln}
+	if adminLn != nil {
+		servers = append(servers, newHTTPServer(admin, nil, errorLog))
+		listeners = append(listeners, adminLn)
+	}
+	served := make(chan error, len(servers))
+	for i, s := range servers {
+		go func() {
+			var err error
+			if s.TLSConfig != nil {
+				err = s.ServeTLS(listeners[i], "", "")
+			} else {
+				err = s.Serve(listeners[i])
+			}
+			served <- err
+		}()
+	}
+
+	reload := func() error {
+		if cfg.dev {
+			logger.Info("clients: nothing to reload (--dev)")
+			return nil
+		}
+		cs, err := oauth.LoadClients(cfg.clients)
+		if err != nil {
+			logger.Error("clients: reload failed; keeping the clients loaded before", "file", cfg.clients, "err", err)
+			return err
+		}
+		srv.SetClients(cs)
+		logger.Info("clients: reloaded", "file", cfg.clients, "clients", len(cs.All()))
+		return nil
+	}
+	inst := &instance{addr: ln.Addr().String(), issuer: issuer, reload: reload}
+	if adminLn != nil {
+		inst.adminAddr = adminLn.Addr().String()
+	}
+	if cfg.dev {
+		fmt.Fprintf(stdout, "client_id:     %s\nclient_secret: %s\n\nGet a token:\n  curl -s -u %s:%s -d grant_type=client_credentials %s%s\n",
+			devID, devSecret, devID, devSecret, base, oauth.PathToken)
+	}
+	logger.Info("signet serve: listening", "addr", inst.addr, "admin_addr", inst.adminAddr, "issuer", issuer,
+		"alg", string(cfg.alg), "format", string(cfg.format), "rotate", cfg.rotate.String(),
+		"storage", kind, "tls", tlsConfig != nil, "clients", len(clients.All()))
+	if hooks.ready != nil {
+		hooks.ready(inst)
+	}
+
+	var failed error
+loop:
+	for {
+		select {
+		case <-ctx.Done():
+			break loop
+		case <-hooks.hup:
+			reload()
+		case err := <-served:
+			failed = fmt.Errorf("serve: the server stopped: %w", err)
+			logger.Error("server stopped", "err", err)
+			break loop
+		}
+	}
+	logger.Info("signet serve: shutting down")
+	shutCtx, cancel := context.WithTimeout(context.Background(), serveShutdownTimeout)
+	defer cancel()
+	for _, s := range servers {
+		if err := s.Shutdown(shutCtx); err != nil {
+			logger.Warn("shutdown: requests still in flight were cut off", "err", err)
+			s.Close()
+		}
+	}
+	stopLoop()
+	if failed == nil {
+		logger.Info("signet serve: stopped")
+	}
+	return failed
+}
+
+// newHTTPServer is an http.Server with the service's timeouts and limits.
+func newHTTPServer(h http.Handler, tlsConfig *tls.Config, errorLog *log.Logger) *http.Server {
+	return &http.Server{
+		Handler:           h,
+		TLSConfig:         tlsConfig,
+		ReadHeaderTimeout: serveReadHeaderTimeout,
+		ReadTimeout:       serveReadTimeout,
+		WriteTimeout:      serveWriteTimeout,
+		IdleTimeout:       serveIdleTimeout,
+		MaxHeaderBytes:    serveMaxHeaderBytes,
+		ErrorLog:          errorLog,
+	}
+}
+
+// servedHandlers splits the service's handler between the main listener
+// and the admin one: with an admin listener, the health checks answer
+// there only (404 on the main one).
+func servedHandlers(h http.Handler, withAdmin bool) (main, admin http.Handler) {
+	if !withAdmin {
+		return h, nil
+	}
+	adminMux := http.NewServeMux()
+	adminMux.Handle(oauth.PathHealth, h)
+	adminMux.Handle(oauth.PathReady, h)
+	main = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == oauth.PathHealth || r.URL.Path == oauth.PathReady {
+			http.NotFound(w, r)
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+	return main, adminMux
+}
+
+// baseURL is the URL the service is reached at: the host of --addr (or
+// localhost when it names every interface) and the bound port.
+func baseURL(addr string, bound net.Addr, https bool) string {
+	host, _, err := net.SplitHostPort(addr)
+	if ip := net.ParseIP(host); err != nil || host == "" || (ip != nil && ip.IsUnspecified()) {
+		host = "localhost"
+	}
+	_, port, _ := net.SplitHostPort(bound.String())
+	scheme := "http"
+	if https {
+		scheme = "https"
+	}
+	return scheme + "://" + net.JoinHostPort(host, port)
+}
+
+// loadServeKEK returns the key-encryption key: from --kek-file, else from
+// SIGNET_KEK, else (--data) the one kept in the data directory, created
+// on first start; --dev makes a fresh one.
+func loadServeKEK(cfg *serveConfig) (*signet.Key, error) {
+	switch {
+	case cfg.dev:
+		return keys.GenerateKEK()
+	case cfg.kekFile != "":
+		k, err := keys.LoadKEK(cfg.kekFile)
+		if err != nil {
+			return nil, fmt.Errorf("serve: --kek-file: %w", err)
+		}
+		return k, nil
+	case cfg.kekFromEnvironment != "":
+		k, err := keys.ParseKEK(cfg.kekFromEnvironment)
+		if err != nil {
+			return nil, fmt.Errorf("serve: %s: %w", kekEnv, err)
+		}
+		return k, nil
+	default:
+		k, err := keys.LoadOrCreateKEK(cfg.data)
+		if err != nil {
+			return nil, fmt.Errorf("serve: key-encryption key in %s: %w", cfg.data, err)
+		}
+		return k, nil
+	}
+}
+
+// openServeStore opens the store the flags name, and says which kind it
+// is (for the log). A Redis that does not answer at start is retried
+// until it does or ctx ends (then the store is nil).
+func openServeStore(ctx context.Context, cfg *serveConfig, logger *slog.Logger) (storage.Store, string, error) {
+	switch {
+	case cfg.dev:
+		return storage.NewMemory(nil), "memory", nil
+	case cfg.data != "":
+		if err := os.MkdirAll(cfg.data, 0o700); err != nil {
+			return nil, "", fmt.Errorf("serve: --data: %w", err)
+		}
+		s, err := boltstore.Open(filepath.Join(cfg.data, "signet.db"), nil)
+		if err != nil {
+			return nil, "", fmt.Errorf("serve: --data: %w", err)
+		}
+		return s, "bolt", nil
+	}
+	wait := 500 * time.Millisecond
+	for {
+		s, err := redisstore.Open(ctx, cfg.redisURL, redisstore.Options{})
+		if err == nil {
+			return s, "redis", nil
+		}
+		if !errors.Is(err, storage.ErrUnavailable) {
+			return nil, "", &usageError{msg: "serve: --redis: " + err.Error()}
+		}
+		logger.Warn("redis does not answer; retrying", "err", err, "retry_in", wait.String())
+		select {
+		case <-ctx.Done():
+			return nil, "", nil
+		case <-time.After(wait):
+		}
+		wait = min(2*wait, serveOpenRetry)
+	}
+}
+
+// redisLogger sends the Redis client's own messages (connection pool
+// failures) to the service's JSON log, as warnings.
+type redisLogger struct{ l *slog.Logger }
+
+func (r redisLogger) Printf(ctx context.Context, format string, v ...any) {
+	r.l.WarnContext(ctx, "redis: "+fmt.Sprintf(format, v...))
+}
+
+// devClient makes the one client of --dev: a random id and 256-bit
+// secret (kept only as its hash), scopes "read write", audience the
+// issuer.
+func devClient(issuer string) (*oauth.Clients, string, string, error) {
+	var id [4]byte
+	var secret [32]byte
+	if _, err := rand.Read(id[:]); err != nil {
+		return nil, "", "", err
+	}
+	if _, err := rand.Read(secret[:]); err != nil {
+		return nil, "", "", err
+	}
+	clientID := "dev-" + hex.EncodeToString(id[:])
+	clientSecret := base64.RawURLEncoding.EncodeToString(secret[:])
+	sum := sha256.Sum256([]byte(clientSecret))
+	file, err := json.Marshal(map[string]any{"clients": []map[string]any{{
+		"client_id":            clientID,
+		"client_secret_sha256": hex.EncodeToString(sum[:]),
+		"scope":                "read write",
+		"audience":             []string{issuer},
+	}}})
+	if err != nil {
+		return nil, "", "", err
+	}
+	cs, err := oauth.ParseClients(file)
+	if err != nil {
+		return nil, "", "", err
+	}
+	return cs, clientID, clientSecret, nil
+}

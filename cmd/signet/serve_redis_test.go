@@ -1,0 +1,177 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/signet-go/signet/server/keys"
+)
+
+// startRedis starts a redis-server of the test's own on a free loopback
+// port, without persistence, killed when the test ends, and returns its
+// URL. A test that needs Redis and cannot start it fails: the project's
+// scripts/install-redis.sh (make server-deps) installs it.
+func startRedis(t *testing.T) string {
+	t.Helper()
+	bin, err := exec.LookPath("redis-server")
+	if err != nil {
+		t.Fatalf("redis-server not found (run scripts/install-redis.sh or make server-deps): %v", err)
+	}
+	dir := t.TempDir()
+	// The free port found may be taken by someone else before Redis binds
+	// it: then another.
+	for attempt := 1; ; attempt++ {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		addr := l.Addr().String()
+		port := strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
+		l.Close()
+		var out bytes.Buffer
+		cmd := exec.Command(bin, "--bind", "127.0.0.1", "--port", port, "--dir", dir,
+			"--save", "", "--appendonly", "no", "--daemonize", "no", "--protected-mode", "yes")
+		cmd.Stdout, cmd.Stderr = &out, &out
+		if err := cmd.Start(); err != nil {
+			t.Fatalf("starting redis-server: %v", err)
+		}
+		done := make(chan struct{})
+		go func() { cmd.Wait(); close(done) }()
+		stop := func() { cmd.Process.Kill(); <-done }
+		err = waitRedis(addr, done)
+		if err == nil {
+			t.Cleanup(stop)
+			return "redis://" + addr + "/0"
+		}
+		stop()
+		if attempt == 3 {
+			t.Fatalf("starting redis-server: %v\n%s", err, out.String())
+		}
+	}
+}
+
+// waitRedis waits (up to 10 s) until the Redis at addr answers PING, or
+// its process exited.
+func waitRedis(addr string, exited <-chan struct{}) error {
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if c, err := net.DialTimeout("tcp", addr, time.Second); err == nil {
+			c.SetDeadline(time.Now().Add(time.Second))
+			fmt.Fprint(c, "PING\r\n")
+			line, _ := bufio.NewReader(c).ReadString('\n')
+			c.Close()
+			if strings.HasPrefix(line, "+PONG") {
+				return nil
+			}
+		}
+		select {
+		case <-exited:
+			return fmt.Errorf("redis-server on %s exited", addr)
+		default:
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("redis-server on %s did not answer within 10 s", addr)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestServeRedisTwoInstances: two instances on one Redis with one KEK
+// (SIGNET_KEK) publish the same JWKS; a token from one verifies from the
+// other's JWKS and introspects active there; revoked at one, it is
+// inactive at the other at once.
+func TestServeRedisTwoInstances(t *testing.T) {
+	redisURL := startRedis(t)
+	kek, err := keys.GenerateKEK()
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, err := keys.FormatKEK(kek)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"SIGNET_KEK": text}
+	clients := writeClients(t, "", []string{"svc-a", "svc-b"}, []string{secretA, secretB})
+	args := []string{"--clients", clients, "--redis", redisURL, "--addr", "127.0.0.1:0", "--issuer", "https://auth.example.com"}
+	a := startServe(t, args, env)
+	b := startServe(t, args, env)
+	for _, r := range []*running{a, b} {
+		if code, body := get(t, r.url("/readyz")); code != http.StatusOK {
+			t.Fatalf("/readyz: %d %s", code, body)
+		}
+	}
+	jwksA, kidsA := a.jwks()
+	jwksB, kidsB := b.jwks()
+	if !bytes.Equal(jwksA, jwksB) || len(kidsA) != 2 || strings.Join(kidsA, " ") != strings.Join(kidsB, " ") {
+		t.Fatalf("the instances publish different key sets:\n%s\n%s", jwksA, jwksB)
+	}
+
+	tok := a.token("svc-a", secretA)
+	b.verifyFromJWKS(tok, testAudience)
+	if !b.introspect(tok, "svc-b", secretB) {
+		t.Fatal("a token from instance a is inactive at instance b")
+	}
+	tokB := b.token("svc-a", secretA)
+	a.verifyFromJWKS(tokB, testAudience)
+	if code, m := post(t, a.url("/oauth2/revoke"), url.Values{"token": {tok}}, "svc-a", secretA); code != http.StatusOK {
+		t.Fatalf("revoke at a: %d %v", code, m)
+	}
+	if b.introspect(tok, "svc-b", secretB) {
+		t.Fatal("a token revoked at instance a is active at instance b")
+	}
+	if !b.introspect(tokB, "svc-b", secretB) {
+		t.Fatal("revoking one token made another inactive")
+	}
+	for _, r := range []*running{a, b} {
+		if code := r.stop(); code != exitOK {
+			t.Fatalf("exit %d:\n%s", code, r.stderr)
+		}
+		if logs := r.stderr.String(); strings.Contains(logs, text) || !strings.Contains(logs, `"storage":"redis"`) {
+			t.Fatalf("logs:\n%s", logs)
+		}
+	}
+}
+
+// TestServeRedisDownAtStart: a Redis that does not answer at start is
+// retried (logged, nothing served) until it answers or the context ends;
+// then serve exits 0.
+func TestServeRedisDownAtStart(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close() // nothing listens there now
+	clients := writeClients(t, "", []string{"svc-a"}, []string{secretA})
+	ctx, cancel := context.WithCancel(context.Background())
+	var stdout, stderr syncBuffer
+	done := make(chan int, 1)
+	go func() {
+		done <- serve(ctx, []string{"--clients", clients, "--redis", "redis://" + addr + "/0", "--addr", "127.0.0.1:0"}, &stdout, &stderr,
+			serveHooks{getenv: func(string) string { return "k4.local.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA" },
+				ready: func(*instance) { t.Error("served without a store") }})
+	}()
+	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(stderr.String(), "redis does not answer; retrying"); {
+		if time.Now().After(deadline) {
+			t.Fatalf("no retry logged:\n%s", stderr.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	cancel()
+	if code := <-done; code != exitOK {
+		t.Fatalf("exit %d:\n%s", code, stderr.String())
+	}
+	if strings.Contains(stderr.String(), "k4.local.") {
+		t.Fatal("the KEK was logged")
+	}
+}
