@@ -37,6 +37,7 @@ type oauthError struct {
 	status int
 	code   string
 	desc   string // static text: %x20-21 / %x23-5B / %x5D-7E only
+	metric string // the Observer's reason when not code (ReasonRateLimited)
 }
 
 func errRequest(desc string) *oauthError {
