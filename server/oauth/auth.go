@@ -105,7 +105,7 @@ func (s *Server) authenticate(r *http.Request, f *form) (*Client, *oauthError) {
 	if !s.limiter.allow(c.ID) {
 		note(r, c.ID, ErrInvalidClient, "rate limited")
 		e := errClient("too many failed authentications: try later")
-		e.metric = ReasonRateLimited
+		e.metric = rateLimited
 		return nil, e
 	}
 	switch method {

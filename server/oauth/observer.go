@@ -94,11 +94,22 @@ func (s *Server) observe(ep endpoint, result string) {
 	}
 }
 
+// metricReason marks an oauthError whose Observer reason is not its code.
+type metricReason uint8
+
+const (
+	byCode metricReason = iota
+	rateLimited
+	serverError
+)
+
 // failReason is the Observer's name for e.
 func failReason(e *oauthError) string {
 	switch {
-	case e.metric != "":
-		return e.metric
+	case e.metric == rateLimited:
+		return ReasonRateLimited
+	case e.metric == serverError:
+		return ReasonServerError
 	case e.code == ErrTemporarilyUnavailable:
 		return ReasonUnavailable
 	}

@@ -68,7 +68,7 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		note(r, c.ID, ErrTemporarilyUnavailable, "sign: "+reasonOf(err))
 		e := errUnavailable("the token could not be signed")
-		e.metric = ReasonServerError
+		e.metric = serverError
 		s.fail(w, r, epToken, e)
 		return
 	}
