@@ -15,6 +15,11 @@
 //   - oauth: the HTTP endpoints (token, introspection, revocation,
 //     discovery, health) over a storage.Store and a KeySource, and the
 //     clients file.
+//   - keys: the signing keys' rotation (next → active → retired) and the
+//     JWKS.
+//   - metrics: the Prometheus metrics (client_golang) on a registry of
+//     their own, fed by the Observer hooks of oauth and keys, which
+//     themselves depend on no metrics library.
 //
 // Its tests (make server-test) need Debian's redis-server, which
 // scripts/install-redis.sh (make server-deps) installs; each Redis test

@@ -55,6 +55,9 @@ type Config struct {
 	// Logger receives rotation events and store errors (nothing when nil).
 	// It never receives key material.
 	Logger *slog.Logger
+	// Observer is told of rotations and store failures, for metrics (see
+	// the metrics package); nil observes nothing.
+	Observer Observer
 }
 
 // withDefaults returns c with defaults filled in, or an error wrapping
@@ -85,6 +88,9 @@ func (c Config) withDefaults() (Config, error) {
 	}
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.DiscardHandler)
+	}
+	if c.Observer == nil {
+		c.Observer = nopObserver{}
 	}
 	if c.Rotate < 0 || c.MaxAge < 0 || c.MaxTokenTTL < 0 || c.Leeway < 0 || c.Reload < 0 {
 		return c, fmt.Errorf("%w: keys: negative duration in Config", signet.ErrMalformed)

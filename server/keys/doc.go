@@ -20,6 +20,11 @@
 // consulted by the loop alone, every Config.Reload (30 s), so a store that
 // goes down stops rotation but not signing.
 //
+// For monitoring, Ring describes the keys served (id, algorithm, state,
+// schedule; never key material), and Config.Observer is told of each
+// rotation this instance stores and of each failed store call (the
+// metrics package turns both into Prometheus metrics).
+//
 // # Rotation
 //
 // Each key goes next → active → retired → removed. The ring always holds

@@ -41,6 +41,7 @@ type loadedRing struct {
 	signer   *signet.Key
 	verifier *signet.KeySet
 	jwks     jwksDoc
+	info     []KeyInfo
 }
 
 // New makes a Manager of the keys in store. It does not touch the store:
@@ -100,6 +101,7 @@ func (m *Manager) refreshLocked(ctx context.Context) error {
 	for range maxSwapAttempts {
 		kr, err := m.store.Keys(ctx)
 		if err != nil {
+			m.cfg.Observer.StoreError(StoreOpKeys)
 			return fmt.Errorf("keys: loading the key ring: %w", err)
 		}
 		lr, err := m.load(kr, nil)
@@ -121,6 +123,7 @@ func (m *Manager) refreshLocked(ctx context.Context) error {
 			continue // another instance wrote first: reload, plan again
 		}
 		if err != nil {
+			m.cfg.Observer.StoreError(StoreOpSwapKeys)
 			m.install(lr)
 			return fmt.Errorf("keys: storing the key ring: %w", err)
 		}
@@ -129,6 +132,9 @@ func (m *Manager) refreshLocked(ctx context.Context) error {
 			return err
 		}
 		m.logChange(kr.Keys, nr)
+		if rotated(kr.Keys, nr.Keys) {
+			m.cfg.Observer.Rotated()
+		}
 		m.install(lr)
 		return nil
 	}
@@ -191,6 +197,7 @@ func (m *Manager) load(kr storage.KeyRing, gen map[string]*signet.Key) (*loadedR
 	if err != nil {
 		return nil, err
 	}
+	lr.info = ringInfo(kr.Keys)
 	return lr, nil
 }
 
@@ -231,6 +238,23 @@ func (m *Manager) logChange(before []storage.Key, after storage.KeyRing) {
 			m.cfg.Logger.Info("keys: key removed", "kid", k.ID, "alg", k.Algorithm, "from", string(k.State), "ring_version", after.Version)
 		}
 	}
+}
+
+// rotated reports whether after's active key is another than before's
+// (which had one).
+func rotated(before, after []storage.Key) bool {
+	var was, is string
+	for _, k := range before {
+		if k.State == storage.KeyActive {
+			was = k.ID
+		}
+	}
+	for _, k := range after {
+		if k.State == storage.KeyActive {
+			is = k.ID
+		}
+	}
+	return was != "" && is != was
 }
 
 // Signer returns the active private key, its kid set: the key to sign

@@ -104,7 +104,9 @@ func (s *Server) authenticate(r *http.Request, f *form) (*Client, *oauthError) {
 	}
 	if !s.limiter.allow(c.ID) {
 		note(r, c.ID, ErrInvalidClient, "rate limited")
-		return nil, errClient("too many failed authentications: try later")
+		e := errClient("too many failed authentications: try later")
+		e.metric = rateLimited
+		return nil, e
 	}
 	switch method {
 	case ClientSecretBasic:
@@ -155,6 +157,7 @@ func (s *Server) checkAssertion(r *http.Request, c *Client, assertion string) (s
 	h := sha256.Sum256([]byte(c.ID + "\x00" + claims.ID))
 	first, err := s.store.UseOnce(r.Context(), "a:"+base64.RawURLEncoding.EncodeToString(h[:]), claims.ExpiresAt.Time())
 	if err != nil {
+		s.obs.StoreError(StoreOpUseOnce)
 		note(r, c.ID, ErrTemporarilyUnavailable, "store: "+reasonOf(err))
 		return "", errUnavailable("the assertion could not be checked for replay: try again")
 	}

@@ -117,6 +117,17 @@
 // locally from the JWKS see a revoked token valid until its exp, which is
 // why access tokens are short-lived.
 //
+// # Metrics
+//
+// With Config.Observer set (the metrics package's Metrics, say), each
+// request to the token, introspection and revocation endpoints reports
+// its outcome once: a token issued (by algorithm and client), a failure by
+// RFC 6749 error code (or ReasonRateLimited, ReasonUnavailable,
+// ReasonServerError), an introspection or revocation result; and every
+// failed store call is reported by operation. The strings are constants
+// or a registered client's id, never a token or secret; this package
+// imports no metrics library.
+//
 // # Logs
 //
 // With Config.Logger set, each request gets one record: request_id (also

@@ -89,36 +89,39 @@ type introspectResponse struct {
 func (s *Server) introspect(w http.ResponseWriter, r *http.Request) {
 	f, e := readForm(w, r)
 	if e != nil {
-		s.fail(w, r, e)
+		s.fail(w, r, epIntrospect, e)
 		return
 	}
 	if _, e := s.authenticate(r, f); e != nil {
-		s.fail(w, r, e)
+		s.fail(w, r, epIntrospect, e)
 		return
 	}
 	tok, ok := f.get("token")
 	if !ok {
-		s.fail(w, r, errRequest("token missing"))
+		s.fail(w, r, epIntrospect, errRequest("token missing"))
 		return
 	}
 	v, err := s.verify(r.Context(), tok, s.now())
 	if err != nil {
 		note(r, "", ErrTemporarilyUnavailable, "keys: "+reasonOf(err))
-		writeError(w, s.realm, errUnavailable("the token could not be checked: try again"))
+		s.fail(w, r, epIntrospect, errUnavailable("the token could not be checked: try again"))
 		return
 	}
 	if v == nil {
 		writeJSON(w, []byte(`{"active":false}`+"\n"))
+		s.obs.Introspected(ResultInactive)
 		return
 	}
 	revoked, err := s.store.Revoked(r.Context(), v.claims.ID)
 	if err != nil {
+		s.obs.StoreError(StoreOpRevoked)
 		note(r, "", ErrTemporarilyUnavailable, "store: "+reasonOf(err))
-		writeError(w, s.realm, errUnavailable("revocation could not be checked: try again"))
+		s.fail(w, r, epIntrospect, errUnavailable("revocation could not be checked: try again"))
 		return
 	}
 	if revoked {
 		writeJSON(w, []byte(`{"active":false}`+"\n"))
+		s.obs.Introspected(ResultInactive)
 		return
 	}
 	b, err := json.Marshal(introspectResponse{
@@ -127,10 +130,11 @@ func (s *Server) introspect(w http.ResponseWriter, r *http.Request) {
 		IssuedAt: int64(v.claims.IssuedAt), ID: v.claims.ID, TokenType: "Bearer",
 	})
 	if err != nil {
-		writeError(w, s.realm, &oauthError{status: http.StatusInternalServerError, code: "server_error"})
+		s.fail(w, r, epIntrospect, &oauthError{status: http.StatusInternalServerError, code: ReasonServerError})
 		return
 	}
 	writeJSON(w, append(b, '\n'))
+	s.obs.Introspected(ResultActive)
 }
 
 // revoke serves PathRevoke (RFC 7009): a valid token of this service,
@@ -140,41 +144,44 @@ func (s *Server) introspect(w http.ResponseWriter, r *http.Request) {
 func (s *Server) revoke(w http.ResponseWriter, r *http.Request) {
 	f, e := readForm(w, r)
 	if e != nil {
-		s.fail(w, r, e)
+		s.fail(w, r, epRevoke, e)
 		return
 	}
 	c, e := s.authenticate(r, f)
 	if e != nil {
-		s.fail(w, r, e)
+		s.fail(w, r, epRevoke, e)
 		return
 	}
 	tok, ok := f.get("token")
 	if !ok {
-		s.fail(w, r, errRequest("token missing"))
+		s.fail(w, r, epRevoke, errRequest("token missing"))
 		return
 	}
 	v, err := s.verify(r.Context(), tok, s.now())
 	if err != nil {
 		note(r, c.ID, ErrTemporarilyUnavailable, "keys: "+reasonOf(err))
-		writeError(w, s.realm, errUnavailable("the token could not be checked: try again"))
+		s.fail(w, r, epRevoke, errUnavailable("the token could not be checked: try again"))
 		return
 	}
 	if v == nil {
 		note(r, c.ID, "", "invalid token: nothing to revoke")
 		writeEmpty(w)
+		s.obs.Revoked(ResultIgnored)
 		return
 	}
 	if v.claims.ClientID != c.ID {
-		s.fail(w, r, &oauthError{status: http.StatusBadRequest, code: ErrInvalidGrant, desc: "the token was issued to another client"})
+		s.fail(w, r, epRevoke, &oauthError{status: http.StatusBadRequest, code: ErrInvalidGrant, desc: "the token was issued to another client"})
 		return
 	}
 	if err := s.store.Revoke(r.Context(), v.claims.ID, v.claims.ExpiresAt.Time()); err != nil {
+		s.obs.StoreError(StoreOpRevoke)
 		note(r, c.ID, ErrTemporarilyUnavailable, "store: "+reasonOf(err))
-		writeError(w, s.realm, errUnavailable("the token could not be revoked: try again"))
+		s.fail(w, r, epRevoke, errUnavailable("the token could not be revoked: try again"))
 		return
 	}
 	note(r, c.ID, "", "revoked")
 	writeEmpty(w)
+	s.obs.Revoked(ResultRevoked)
 }
 
 func writeJSON(w http.ResponseWriter, b []byte) {

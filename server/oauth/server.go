@@ -78,6 +78,9 @@ type Config struct {
 	// method, path, status, client id, error code, duration), never a
 	// token or secret; nil logs nothing.
 	Logger *slog.Logger
+	// Observer is told each request's outcome and every store error, for
+	// metrics (see the metrics package); nil observes nothing.
+	Observer Observer
 }
 
 // Server is the token service's HTTP layer. Make one with New; it is
@@ -94,6 +97,7 @@ type Server struct {
 	now           func() time.Time
 	log           *slog.Logger
 	limiter       *limiter
+	obs           Observer
 
 	state atomic.Pointer[state]
 
@@ -126,6 +130,10 @@ func New(cfg Config) (*Server, error) {
 		jwks:          cfg.JWKS,
 		now:           cfg.Now,
 		log:           cfg.Logger,
+		obs:           cfg.Observer,
+	}
+	if s.obs == nil {
+		s.obs = nopObserver{}
 	}
 	switch s.format {
 	case "":
@@ -180,9 +188,9 @@ func (s *Server) Handler() http.Handler { return s.handler }
 
 func (s *Server) routes() http.Handler {
 	mux := http.NewServeMux()
-	mux.HandleFunc(PathToken, s.post(s.token))
-	mux.HandleFunc(PathIntrospect, s.post(s.introspect))
-	mux.HandleFunc(PathRevoke, s.post(s.revoke))
+	mux.HandleFunc(PathToken, s.post(epToken, s.token))
+	mux.HandleFunc(PathIntrospect, s.post(epIntrospect, s.introspect))
+	mux.HandleFunc(PathRevoke, s.post(epRevoke, s.revoke))
 	mux.HandleFunc(PathMetadata, s.get(s.serveMetadata))
 	mux.HandleFunc(PathHealth, s.get(s.healthz))
 	mux.HandleFunc(PathReady, s.get(s.readyz))
@@ -282,12 +290,13 @@ func clipLog(s string) string {
 
 // post wraps an endpoint that takes only POST (RFC 6749 §3.2, RFC 7662
 // §2.1, RFC 7009 §2.1).
-func (s *Server) post(h http.HandlerFunc) http.HandlerFunc {
+func (s *Server) post(ep endpoint, h http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost {
 			w.Header().Set("Allow", http.MethodPost)
 			writeError(w, s.realm, &oauthError{status: http.StatusMethodNotAllowed, code: ErrInvalidRequest, desc: "use POST"})
 			note(r, "", ErrInvalidRequest, "method")
+			s.observe(ep, ErrInvalidRequest)
 			return
 		}
 		h(w, r)
@@ -329,6 +338,7 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err := s.store.Ping(ctx); err != nil {
+		s.obs.StoreError(StoreOpPing)
 		note(r, "", "", "store unavailable")
 		http.Error(w, "not ready: store unavailable", http.StatusServiceUnavailable)
 		return

@@ -22,37 +22,37 @@ const AccessTokenType = "at+jwt"
 func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 	f, e := readForm(w, r)
 	if e != nil {
-		s.fail(w, r, e)
+		s.fail(w, r, epToken, e)
 		return
 	}
 	c, e := s.authenticate(r, f)
 	if e != nil {
-		s.fail(w, r, e)
+		s.fail(w, r, epToken, e)
 		return
 	}
 	switch gt, _ := f.get("grant_type"); gt {
 	case "client_credentials":
 	case "":
-		s.fail(w, r, errRequest("grant_type missing"))
+		s.fail(w, r, epToken, errRequest("grant_type missing"))
 		return
 	default:
-		s.fail(w, r, &oauthError{status: http.StatusBadRequest, code: ErrUnsupportedGrantType, desc: "only client_credentials is supported"})
+		s.fail(w, r, epToken, &oauthError{status: http.StatusBadRequest, code: ErrUnsupportedGrantType, desc: "only client_credentials is supported"})
 		return
 	}
 	scope, e := grantScope(c, f)
 	if e != nil {
-		s.fail(w, r, e)
+		s.fail(w, r, epToken, e)
 		return
 	}
 	aud, e := s.grantAudience(c, f)
 	if e != nil {
-		s.fail(w, r, e)
+		s.fail(w, r, epToken, e)
 		return
 	}
 	key, err := s.keys.Signer(r.Context())
 	if err != nil || key == nil {
 		note(r, c.ID, ErrTemporarilyUnavailable, "no signing key")
-		writeError(w, s.realm, errUnavailable("no signing key: try again"))
+		s.fail(w, r, epToken, errUnavailable("no signing key: try again"))
 		return
 	}
 	iat := s.now().Unix()
@@ -67,7 +67,9 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 	}
 	if err != nil {
 		note(r, c.ID, ErrTemporarilyUnavailable, "sign: "+reasonOf(err))
-		writeError(w, s.realm, errUnavailable("the token could not be signed"))
+		e := errUnavailable("the token could not be signed")
+		e.metric = serverError
+		s.fail(w, r, epToken, e)
 		return
 	}
 	b := make([]byte, 0, len(tok)+96+len(scope))
@@ -86,10 +88,13 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 	noStore(h)
 	w.WriteHeader(http.StatusOK)
 	w.Write(b)
+	s.obs.TokenIssued(string(key.Algorithm()), c.ID)
 }
 
-// fail writes e and notes it for the log.
-func (s *Server) fail(w http.ResponseWriter, r *http.Request, e *oauthError) {
+// fail writes e, notes it for the log and tells the Observer (as a
+// failure of ep).
+func (s *Server) fail(w http.ResponseWriter, r *http.Request, ep endpoint, e *oauthError) {
+	s.observe(ep, failReason(e))
 	if o, ok := r.Context().Value(outcomeKey{}).(*outcome); ok && o.code == "" {
 		o.code = e.code
 		if o.reason == "" {
