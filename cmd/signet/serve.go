@@ -22,6 +22,7 @@ import (
 	"github.com/redis/go-redis/v9"
 	"github.com/signet-go/signet"
 	"github.com/signet-go/signet/server/keys"
+	"github.com/signet-go/signet/server/metrics"
 	"github.com/signet-go/signet/server/oauth"
 	"github.com/signet-go/signet/server/storage"
 	"github.com/signet-go/signet/server/storage/boltstore"
@@ -266,12 +267,16 @@ func runService(ctx context.Context, cfg *serveConfig, stdout io.Writer, logger 
 		}
 	}
 
-	km, err := keys.New(store, keys.Config{Algorithm: cfg.alg, Rotate: cfg.rotate, KEK: kek, Logger: logger})
+	m := metrics.New()
+	km, err := keys.New(store, keys.Config{Algorithm: cfg.alg, Rotate: cfg.rotate, KEK: kek, Logger: logger, Observer: m})
 	if err != nil {
 		return &usageError{msg: "serve: " + err.Error()}
 	}
+	if err := m.WatchKeys(km); err != nil {
+		return fmt.Errorf("serve: metrics: %w", err)
+	}
 	srv, err := oauth.New(oauth.Config{Issuer: issuer, Clients: clients, Store: store, Keys: km,
-		Format: cfg.format, JWKS: km.JWKSHandler(), Logger: logger})
+		Format: cfg.format, JWKS: km.JWKSHandler(), Logger: logger, Observer: m})
 	if err != nil {
 		return &usageError{msg: "serve: " + err.Error()}
 	}
@@ -290,7 +295,7 @@ func runService(ctx context.Context, cfg *serveConfig, stdout io.Writer, logger 
 	defer stopLoop()
 	go km.Run(loopCtx)
 
-	main, admin := servedHandlers(srv.Handler(), adminLn != nil)
+	main, admin := servedHandlers(m.Instrument(srv.Handler()), m.Handler(), adminLn != nil)
 	errorLog := slog.NewLogLogger(logger.Handler(), slog.LevelWarn)
 	servers := []*http.Server{newHTTPServer(main, tlsConfig, errorLog)}
 	listeners := []net.Listener{ln}
@@ -385,17 +390,22 @@ func newHTTPServer(h http.Handler, tlsConfig *tls.Config, errorLog *log.Logger) 
 }
 
 // servedHandlers splits the service's handler between the main listener
-// and the admin one: with an admin listener, the health checks answer
-// there only (404 on the main one).
-func servedHandlers(h http.Handler, withAdmin bool) (main, admin http.Handler) {
+// and the admin one: with an admin listener, the health checks and
+// /metrics answer there only (404 on the main one); without one, /metrics
+// is served beside the endpoints. h is already instrumented.
+func servedHandlers(h, metricsHandler http.Handler, withAdmin bool) (main, admin http.Handler) {
 	if !withAdmin {
-		return h, nil
+		mux := http.NewServeMux()
+		mux.Handle(metrics.Path, metricsHandler)
+		mux.Handle("/", h)
+		return mux, nil
 	}
 	adminMux := http.NewServeMux()
 	adminMux.Handle(oauth.PathHealth, h)
 	adminMux.Handle(oauth.PathReady, h)
+	adminMux.Handle(metrics.Path, metricsHandler)
 	main = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == oauth.PathHealth || r.URL.Path == oauth.PathReady {
+		if r.URL.Path == oauth.PathHealth || r.URL.Path == oauth.PathReady || r.URL.Path == metrics.Path {
 			http.NotFound(w, r)
 			return
 		}

@@ -416,3 +416,40 @@ func basic(id, secret string) string {
 	req.SetBasicAuth(id, secret)
 	return strings.TrimPrefix(req.Header.Get("Authorization"), "Basic ")
 }
+
+// TestServeMetrics: /metrics answers beside the endpoints, counts the
+// token issued to the dev client, and moves to the admin listener when
+// there is one.
+func TestServeMetrics(t *testing.T) {
+	r := startServe(t, []string{"--dev", "--addr", "127.0.0.1:0"}, nil)
+	out := r.stdout.String()
+	id := regexp.MustCompile(`(?m)^client_id:\s+(\S+)$`).FindStringSubmatch(out)
+	secret := regexp.MustCompile(`(?m)^client_secret:\s+(\S+)$`).FindStringSubmatch(out)
+	if id == nil || secret == nil {
+		t.Fatalf("no client id or secret printed:\n%s", out)
+	}
+	tok := r.token(id[1], secret[1])
+	code, raw := get(t, r.url("/metrics"))
+	if code != http.StatusOK {
+		t.Fatalf("/metrics: %d", code)
+	}
+	body := string(raw)
+	want := `signet_tokens_issued_total{alg="ES256",client_id="` + id[1] + `"} 1`
+	if !strings.Contains(body, want) {
+		t.Errorf("/metrics lacks %s", want)
+	}
+	if !strings.Contains(body, `http_request_duration_seconds_bucket{code="200",handler="/oauth2/token",method="POST",le="0.0001"}`) {
+		t.Errorf("/metrics lacks the token endpoint's latency histogram with its sub-millisecond buckets")
+	}
+	if strings.Contains(body, secret[1]) || strings.Contains(body, tok) {
+		t.Fatal("/metrics holds the secret or the token")
+	}
+
+	a := startServe(t, []string{"--dev", "--addr", "127.0.0.1:0", "--admin-addr", "127.0.0.1:0"}, nil)
+	if code, _ := get(t, "http://"+a.inst.adminAddr+"/metrics"); code != http.StatusOK {
+		t.Errorf("admin /metrics: %d", code)
+	}
+	if code, _ := get(t, a.url("/metrics")); code != http.StatusNotFound {
+		t.Errorf("main /metrics with an admin listener: %d, want 404", code)
+	}
+}
