@@ -264,8 +264,9 @@
 // is retried until it does.
 //
 // The issuer is http://ADDR (https:// with --tls-cert and --tls-key)
-// unless --issuer names it. --admin-addr moves /healthz and /readyz to a
-// listener of their own (plain HTTP). serve logs JSON lines on stderr
+// unless --issuer names it. /metrics answers Prometheus text (package
+// server/metrics) beside the endpoints; --admin-addr moves /healthz,
+// /readyz and /metrics to a listener of their own (plain HTTP). serve logs JSON lines on stderr
 // (never a secret or a token), is ready when GET /readyz answers 200,
 // and on SIGTERM or SIGINT stops accepting, lets the requests in flight
 // finish (for up to 10 s) and exits 0.
