@@ -261,7 +261,8 @@
 // instances behind a load balancer: they need the same key-encryption key,
 // from --kek-file or SIGNET_KEK (make one with signet keygen v4.local), and
 // serve refuses to start without it. A Redis that does not answer at start
-// is retried until it does.
+// does not stop it: serve listens, answers 503 and reports not ready
+// until Redis answers, then becomes ready by itself.
 //
 // The issuer is http://ADDR (https:// with --tls-cert and --tls-key)
 // unless --issuer names it. /metrics answers Prometheus text (package

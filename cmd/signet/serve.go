@@ -233,9 +233,6 @@ func runService(ctx context.Context, cfg *serveConfig, stdout io.Writer, logger 
 	if err != nil {
 		return err
 	}
-	if store == nil { // ctx ended while waiting for Redis
-		return nil
-	}
 	defer func() {
 		if err := store.Close(); err != nil {
 			logger.Warn("closing the store", "err", err)
@@ -294,6 +291,7 @@ func runService(ctx context.Context, cfg *serveConfig, stdout io.Writer, logger 
 	loopCtx, stopLoop := context.WithCancel(context.Background())
 	defer stopLoop()
 	go km.Run(loopCtx)
+	go untilReady(loopCtx, km, logger)
 
 	main, admin := servedHandlers(m.Instrument(srv.Handler()), m.Handler(), adminLn != nil)
 	errorLog := slog.NewLogLogger(logger.Handler(), slog.LevelWarn)
@@ -458,8 +456,8 @@ func loadServeKEK(cfg *serveConfig) (*signet.Key, error) {
 }
 
 // openServeStore opens the store the flags name, and says which kind it
-// is (for the log). A Redis that does not answer at start is retried
-// until it does or ctx ends (then the store is nil).
+// is (for the log). A Redis that does not answer at start does not stop
+// the start: the store fails with storage.ErrUnavailable until it does.
 func openServeStore(ctx context.Context, cfg *serveConfig, logger *slog.Logger) (storage.Store, string, error) {
 	switch {
 	case cfg.dev:
@@ -474,22 +472,37 @@ func openServeStore(ctx context.Context, cfg *serveConfig, logger *slog.Logger) 
 		}
 		return s, "bolt", nil
 	}
-	wait := 500 * time.Millisecond
-	for {
-		s, err := redisstore.Open(ctx, cfg.redisURL, redisstore.Options{})
-		if err == nil {
-			return s, "redis", nil
-		}
-		if !errors.Is(err, storage.ErrUnavailable) {
-			return nil, "", &usageError{msg: "serve: --redis: " + err.Error()}
-		}
-		logger.Warn("redis does not answer; retrying", "err", err, "retry_in", wait.String())
+	// Lazy: a Redis that does not answer yet does not stop the start; the
+	// service listens, answers 503 and reports not ready until it does.
+	s, err := redisstore.Open(ctx, cfg.redisURL, redisstore.Options{Lazy: true})
+	if err != nil {
+		return nil, "", &usageError{msg: "serve: --redis: " + err.Error()}
+	}
+	if err := s.Ping(ctx); err != nil {
+		logger.Warn("redis does not answer yet; /readyz answers 503 until it does", "err", err)
+	}
+	return s, "redis", nil
+}
+
+// untilReady loads the keys again every second until the manager is
+// ready: with a store that did not answer at start (Redis down), the
+// service becomes ready about a second after the store answers, not at
+// the manager's next reload. It logs the first failure only.
+func untilReady(ctx context.Context, km *keys.Manager, logger *slog.Logger) {
+	for logged := false; !km.Ready(); {
 		select {
 		case <-ctx.Done():
-			return nil, "", nil
-		case <-time.After(wait):
+			return
+		case <-time.After(time.Second):
 		}
-		wait = min(2*wait, serveOpenRetry)
+		if err := km.Refresh(ctx); err != nil {
+			if !logged {
+				logger.Warn("keys: not loaded yet; retrying every second", "err", err)
+				logged = true
+			}
+			continue
+		}
+		logger.Info("keys: loaded; ready")
 	}
 }
 

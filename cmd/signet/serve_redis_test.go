@@ -146,26 +146,67 @@ func TestServeRedisTwoInstances(t *testing.T) {
 // retried (logged, nothing served) until it answers or the context ends;
 // then serve exits 0.
 func TestServeRedisDownAtStart(t *testing.T) {
+	bin, err := exec.LookPath("redis-server")
+	if err != nil {
+		t.Fatalf("redis-server not found (run scripts/install-redis.sh or make server-deps): %v", err)
+	}
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	addr := l.Addr().String()
+	port := strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
 	l.Close() // nothing listens there now
 	clients := writeClients(t, "", []string{"svc-a"}, []string{secretA})
 	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
 	var stdout, stderr syncBuffer
 	done := make(chan int, 1)
+	ready := make(chan *instance, 1)
 	go func() {
 		done <- serve(ctx, []string{"--clients", clients, "--redis", "redis://" + addr + "/0", "--addr", "127.0.0.1:0"}, &stdout, &stderr,
 			serveHooks{getenv: func(string) string { return "k4.local.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA" },
-				ready: func(*instance) { t.Error("served without a store") }})
+				ready: func(in *instance) { ready <- in }})
 	}()
-	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(stderr.String(), "redis does not answer; retrying"); {
-		if time.Now().After(deadline) {
-			t.Fatalf("no retry logged:\n%s", stderr.String())
+	var in *instance
+	select {
+	case in = <-ready:
+	case code := <-done:
+		t.Fatalf("serve exited %d without listening:\n%s", code, stderr.String())
+	case <-time.After(20 * time.Second):
+		t.Fatalf("serve did not listen with Redis down:\n%s", stderr.String())
+	}
+	base := "http://" + in.addr
+	// Redis down: not ready, and no token (503), never a 200.
+	if code, _ := get(t, base+"/readyz"); code != http.StatusServiceUnavailable {
+		t.Fatalf("/readyz with Redis down: %d, want 503", code)
+	}
+	if code, body := post(t, base+"/oauth2/token", url.Values{"grant_type": {"client_credentials"}}, "svc-a", secretA); code != http.StatusServiceUnavailable {
+		t.Fatalf("token with Redis down: %d %s, want 503", code, body)
+	}
+	// Redis comes up on that port: the service becomes ready by itself.
+	cmd := exec.Command(bin, "--bind", "127.0.0.1", "--port", port, "--dir", t.TempDir(),
+		"--save", "", "--appendonly", "no", "--daemonize", "no", "--protected-mode", "yes")
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("starting redis-server: %v", err)
+	}
+	exited := make(chan struct{})
+	go func() { cmd.Wait(); close(exited) }()
+	defer func() { cmd.Process.Kill(); <-exited }()
+	if err := waitRedis(addr, exited); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(30 * time.Second); ; {
+		if code, _ := get(t, base+"/readyz"); code == http.StatusOK {
+			break
 		}
-		time.Sleep(10 * time.Millisecond)
+		if time.Now().After(deadline) {
+			t.Fatalf("not ready after Redis came up:\n%s", stderr.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if code, body := post(t, base+"/oauth2/token", url.Values{"grant_type": {"client_credentials"}}, "svc-a", secretA); code != http.StatusOK {
+		t.Fatalf("token after Redis came up: %d %s", code, body)
 	}
 	cancel()
 	if code := <-done; code != exitOK {

@@ -89,6 +89,12 @@ type Options struct {
 	// Now is the store's clock (time.Now when nil): an entry lives while
 	// Now() is before its until.
 	Now func() time.Time
+	// Lazy makes Open return the store without waiting for Redis to
+	// answer: until it does, every operation fails with
+	// storage.ErrUnavailable (so a service answers 503 and reports not
+	// ready), and the store recovers by itself once Redis answers. Without
+	// it, Open fails when Redis does not answer.
+	Lazy bool
 }
 
 // Store is a storage.Store in Redis. Make one with Open; it is safe for
@@ -140,6 +146,9 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 	ro.MaxRetries = 1
 	ro.DisableIdentity = true
 	s.rdb = redis.NewClient(ro)
+	if opts.Lazy {
+		return s, nil
+	}
 	if err := s.Ping(ctx); err != nil {
 		s.rdb.Close()
 		return nil, err
