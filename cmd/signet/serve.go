@@ -42,11 +42,8 @@ const (
 	serveShutdownTimeout = 10 * time.Second
 	// serveRefreshTimeout bounds the first load of the key ring: a store
 	// that does not answer by then does not stop the start (/readyz
-	// answers 503 until the rotation loop loads the ring).
+	// answers 503 until untilReady loads the ring).
 	serveRefreshTimeout = 10 * time.Second
-	// serveOpenRetry is the longest wait between attempts to reach a
-	// Redis that did not answer at start.
-	serveOpenRetry = 10 * time.Second
 )
 
 // kekEnv is the environment variable holding the key-encryption key.
