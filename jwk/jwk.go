@@ -571,50 +571,71 @@ func toJSON(k *signet.Key, private bool) (*jsonKey, error) {
 		return nil, fmt.Errorf("%w: algorithm %s has no JWK form", signet.ErrUnsupported, alg)
 	}
 	jk := &jsonKey{Kty: want.kty, Kid: k.KeyID(), Use: "sig", Alg: string(alg), Crv: want.crv}
-	private = private && k.CanSign()
-	switch m := k.Material().(type) {
+	// Only what is written is copied out of the key: its public material
+	// for a public JWK (a private key's secrets are not copied to publish
+	// its public half), its material, whose public half is part of it,
+	// for a private one.
+	var material any
+	if private = private && k.CanSign(); private {
+		material = k.Material()
+	} else {
+		material = k.PublicMaterial()
+	}
+	switch m := material.(type) {
 	case []byte:
 		jk.K = encodeB64(m)
-	case *rsa.PrivateKey, *rsa.PublicKey:
-		pub := k.PublicMaterial().(*rsa.PublicKey)
-		jk.N = encodeB64(pub.N.Bytes())
-		jk.E = encodeB64(big.NewInt(int64(pub.E)).Bytes())
-		if !private {
-			break
+	case *rsa.PublicKey:
+		setRSAPublic(jk, m)
+	case *rsa.PrivateKey:
+		setRSAPublic(jk, &m.PublicKey)
+		pc := m.Precomputed
+		if len(m.Primes) != 2 || pc.Dp == nil || pc.Dq == nil || pc.Qinv == nil {
+			return nil, fmt.Errorf("%w: RSA key with %d primes has no JWK form here", signet.ErrUnsupported, len(m.Primes))
 		}
-		priv := m.(*rsa.PrivateKey)
-		pc := priv.Precomputed
-		if len(priv.Primes) != 2 || pc.Dp == nil || pc.Dq == nil || pc.Qinv == nil {
-			return nil, fmt.Errorf("%w: RSA key with %d primes has no JWK form here", signet.ErrUnsupported, len(priv.Primes))
-		}
-		jk.D = encodeB64(priv.D.Bytes())
-		jk.P = encodeB64(priv.Primes[0].Bytes())
-		jk.Q = encodeB64(priv.Primes[1].Bytes())
+		jk.D = encodeB64(m.D.Bytes())
+		jk.P = encodeB64(m.Primes[0].Bytes())
+		jk.Q = encodeB64(m.Primes[1].Bytes())
 		jk.DP = encodeB64(pc.Dp.Bytes())
 		jk.DQ = encodeB64(pc.Dq.Bytes())
 		jk.QI = encodeB64(pc.Qinv.Bytes())
-	case *ecdsa.PrivateKey, *ecdsa.PublicKey:
-		point, err := k.PublicMaterial().(*ecdsa.PublicKey).Bytes()
-		if err != nil || len(point) != 1+2*want.size {
-			return nil, fmt.Errorf("%w: jwk: encode %s point: %v", signet.ErrWeakKey, alg, err)
+	case *ecdsa.PublicKey:
+		if err := setECPublic(jk, m, alg, want.size); err != nil {
+			return nil, err
 		}
-		jk.X = encodeB64(point[1 : 1+want.size])
-		jk.Y = encodeB64(point[1+want.size:])
-		if !private {
-			break
+	case *ecdsa.PrivateKey:
+		if err := setECPublic(jk, &m.PublicKey, alg, want.size); err != nil {
+			return nil, err
 		}
-		d, err := m.(*ecdsa.PrivateKey).Bytes()
+		d, err := m.Bytes()
 		if err != nil {
 			return nil, fmt.Errorf("%w: jwk: encode %s scalar: %v", signet.ErrWeakKey, alg, err)
 		}
 		jk.D = encodeB64(d)
-	case ed25519.PrivateKey, ed25519.PublicKey:
-		jk.X = encodeB64(k.PublicMaterial().(ed25519.PublicKey))
-		if private {
-			jk.D = encodeB64(m.(ed25519.PrivateKey).Seed())
-		}
+	case ed25519.PublicKey:
+		jk.X = encodeB64(m)
+	case ed25519.PrivateKey:
+		jk.X = encodeB64(m[ed25519.SeedSize:]) // RFC 8032: the public half follows the seed
+		jk.D = encodeB64(m.Seed())
 	default:
 		return nil, fmt.Errorf("%w: %T key", signet.ErrUnsupported, m)
 	}
 	return jk, nil
+}
+
+// setRSAPublic writes the members of an RSA public key, "n" and "e".
+func setRSAPublic(jk *jsonKey, pub *rsa.PublicKey) {
+	jk.N = encodeB64(pub.N.Bytes())
+	jk.E = encodeB64(big.NewInt(int64(pub.E)).Bytes())
+}
+
+// setECPublic writes the members of an EC public key, "x" and "y", each
+// size bytes.
+func setECPublic(jk *jsonKey, pub *ecdsa.PublicKey, alg signet.Algorithm, size int) error {
+	point, err := pub.Bytes()
+	if err != nil || len(point) != 1+2*size {
+		return fmt.Errorf("%w: jwk: encode %s point: %v", signet.ErrWeakKey, alg, err)
+	}
+	jk.X = encodeB64(point[1 : 1+size])
+	jk.Y = encodeB64(point[1+size:])
+	return nil
 }
