@@ -119,11 +119,11 @@ func rawKey(k *signet.Key) (*version, kind, []byte, error) {
 		raw = k.Secret() // a copy
 	case v == k4 && kd == kindSecret:
 		if priv, ok := k.Material().(ed25519.PrivateKey); ok {
-			raw = append([]byte(nil), priv...)
+			raw = priv // a copy
 		}
 	case v == k4:
 		if pub, ok := k.PublicMaterial().(ed25519.PublicKey); ok {
-			raw = append([]byte(nil), pub...)
+			raw = pub // a copy
 		}
 	case kd == kindSecret:
 		if priv, ok := k.Material().(*ecdsa.PrivateKey); ok {
