@@ -195,10 +195,7 @@ func (s *Store) SwapKeys(ctx context.Context, old uint64, keys []storage.Key) (s
 	if err := s.check(ctx); err != nil {
 		return storage.KeyRing{}, err
 	}
-	if old == math.MaxUint64 {
-		return storage.KeyRing{}, fmt.Errorf("%w: key ring version %d cannot grow", storage.ErrInvalid, old)
-	}
-	enc, err := storage.EncodeKeyRing(storage.KeyRing{Version: old + 1, Keys: keys})
+	enc, err := storage.EncodeSwap(old, keys)
 	if err != nil {
 		return storage.KeyRing{}, err
 	}

@@ -214,10 +214,7 @@ return {1}
 
 // SwapKeys implements storage.Store.
 func (s *Store) SwapKeys(ctx context.Context, old uint64, keys []storage.Key) (storage.KeyRing, error) {
-	if old == math.MaxUint64 {
-		return storage.KeyRing{}, fmt.Errorf("%w: key ring version %d cannot grow", storage.ErrInvalid, old)
-	}
-	enc, err := storage.EncodeKeyRing(storage.KeyRing{Version: old + 1, Keys: keys})
+	enc, err := storage.EncodeSwap(old, keys)
 	if err != nil {
 		return storage.KeyRing{}, err
 	}
