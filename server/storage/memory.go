@@ -177,12 +177,3 @@ func (m *Memory) Close() error {
 	m.closed = true
 	return nil
 }
-
-// CheckID is the id rule every Store applies: non-empty, at most
-// MaxIDLength bytes. It returns an error wrapping ErrInvalid.
-func CheckID(id string) error {
-	if id == "" || len(id) > MaxIDLength {
-		return fmt.Errorf("%w: id of %d bytes (1 to %d)", ErrInvalid, len(id), MaxIDLength)
-	}
-	return nil
-}
