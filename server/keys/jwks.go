@@ -1,7 +1,6 @@
 package keys
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
@@ -53,13 +52,12 @@ func makeJWKS(ring []storage.Key, maxAge time.Duration) (jwksDoc, error) {
 			entries = append(entries, json.RawMessage(k.Public))
 		}
 	}
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(struct {
+	body, err := json.Marshal(struct {
 		Keys []json.RawMessage `json:"keys"`
-	}{entries}); err != nil {
+	}{entries})
+	if err != nil {
 		return jwksDoc{}, fmt.Errorf("%w: keys: key set: %v", signet.ErrMalformed, err)
 	}
-	body := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 	sum := sha256.Sum256(body)
 	return jwksDoc{
 		body:         body,

@@ -3,6 +3,7 @@ package storage
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"slices"
 )
 
@@ -21,6 +22,17 @@ func EncodeKeyRing(r KeyRing) ([]byte, error) {
 		return nil, fmt.Errorf("%w: key ring of %d bytes (at most %d)", ErrInvalid, len(b), MaxKeyRingSize)
 	}
 	return b, nil
+}
+
+// EncodeSwap is EncodeKeyRing of keys as the ring SwapKeys stores over
+// version old, at version old+1; an old of math.MaxUint64 (a version that
+// cannot grow) is refused with an error wrapping ErrInvalid. Every store's
+// SwapKeys starts with it.
+func EncodeSwap(old uint64, keys []Key) ([]byte, error) {
+	if old == math.MaxUint64 {
+		return nil, fmt.Errorf("%w: key ring version %d cannot grow", ErrInvalid, old)
+	}
+	return EncodeKeyRing(KeyRing{Version: old + 1, Keys: keys})
 }
 
 // DecodeKeyRing reads what EncodeKeyRing wrote. Input over MaxKeyRingSize

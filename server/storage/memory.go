@@ -3,7 +3,6 @@ package storage
 import (
 	"context"
 	"fmt"
-	"math"
 	"slices"
 	"sync"
 	"time"
@@ -64,15 +63,12 @@ func (m *Memory) SwapKeys(ctx context.Context, old uint64, keys []Key) (KeyRing,
 	if err := m.check(ctx); err != nil {
 		return KeyRing{}, err
 	}
-	if old == math.MaxUint64 {
-		return KeyRing{}, fmt.Errorf("%w: key ring version %d cannot grow", ErrInvalid, old)
+	// Encoded only to apply the persistent stores' limits.
+	if _, err := EncodeSwap(old, keys); err != nil {
+		return KeyRing{}, err
 	}
 	if m.ring.Version != old {
 		return KeyRing{}, fmt.Errorf("%w: stored version %d, expected %d", ErrConflict, m.ring.Version, old)
-	}
-	// Encoded only to apply the persistent stores' size limit.
-	if _, err := EncodeKeyRing(KeyRing{Version: old + 1, Keys: keys}); err != nil {
-		return KeyRing{}, err
 	}
 	m.ring = KeyRing{Version: old + 1, Keys: normalizeKeys(keys)}
 	return KeyRing{Version: m.ring.Version, Keys: slices.Clone(m.ring.Keys)}, nil
@@ -179,14 +175,5 @@ func (m *Memory) Close() error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.closed = true
-	return nil
-}
-
-// CheckID is the id rule every Store applies: non-empty, at most
-// MaxIDLength bytes. It returns an error wrapping ErrInvalid.
-func CheckID(id string) error {
-	if id == "" || len(id) > MaxIDLength {
-		return fmt.Errorf("%w: id of %d bytes (1 to %d)", ErrInvalid, len(id), MaxIDLength)
-	}
 	return nil
 }

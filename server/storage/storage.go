@@ -28,6 +28,7 @@ package storage
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 )
 
@@ -46,6 +47,15 @@ var ErrInvalid = errors.New("storage: invalid argument")
 
 // MaxIDLength bounds the ids (jti) the store accepts, in bytes.
 const MaxIDLength = 256
+
+// CheckID is the id rule every Store applies: non-empty, at most
+// MaxIDLength bytes. It returns an error wrapping ErrInvalid.
+func CheckID(id string) error {
+	if id == "" || len(id) > MaxIDLength {
+		return fmt.Errorf("%w: id of %d bytes (1 to %d)", ErrInvalid, len(id), MaxIDLength)
+	}
+	return nil
+}
 
 // MaxKeyRingSize bounds the encoded key ring, in bytes.
 const MaxKeyRingSize = 1 << 20

@@ -28,7 +28,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"math"
 	"os"
 	"sync/atomic"
 	"time"
@@ -36,6 +35,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/signet-go/signet/server/storage"
+	istamp "github.com/signet-go/signet/server/storage/internal/stamp"
 )
 
 // SweepBatch is how many expired entries each write deletes at most
@@ -195,10 +195,7 @@ func (s *Store) SwapKeys(ctx context.Context, old uint64, keys []storage.Key) (s
 	if err := s.check(ctx); err != nil {
 		return storage.KeyRing{}, err
 	}
-	if old == math.MaxUint64 {
-		return storage.KeyRing{}, fmt.Errorf("%w: key ring version %d cannot grow", storage.ErrInvalid, old)
-	}
-	enc, err := storage.EncodeKeyRing(storage.KeyRing{Version: old + 1, Keys: keys})
+	enc, err := storage.EncodeSwap(old, keys)
 	if err != nil {
 		return storage.KeyRing{}, err
 	}
@@ -406,22 +403,8 @@ func indexKey(u []byte, kind byte, id string) []byte {
 	return append(k, id...)
 }
 
-// stamp encodes t as 8 bytes that sort as the times do: Unix nanoseconds
-// with the sign bit flipped, big-endian, clamped to the int64 range.
+// stamp encodes t as 8 bytes that sort as the times do: stamp.Of,
+// big-endian.
 func stamp(t time.Time) []byte {
-	var ns int64
-	switch {
-	case t.Before(minTime):
-		ns = math.MinInt64
-	case t.After(maxTime):
-		ns = math.MaxInt64
-	default:
-		ns = t.UnixNano()
-	}
-	return binary.BigEndian.AppendUint64(nil, uint64(ns)^(1<<63))
+	return binary.BigEndian.AppendUint64(nil, istamp.Of(t))
 }
-
-var (
-	minTime = time.Unix(0, math.MinInt64)
-	maxTime = time.Unix(0, math.MaxInt64)
-)

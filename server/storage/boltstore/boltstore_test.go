@@ -18,12 +18,7 @@ import (
 
 func TestConformance(t *testing.T) {
 	conformance.Run(t, func(t *testing.T, now func() time.Time) storage.Store {
-		s, err := Open(filepath.Join(t.TempDir(), "signet.db"), now)
-		if err != nil {
-			t.Fatalf("Open: %v", err)
-		}
-		t.Cleanup(func() { s.Close() })
-		return s
+		return open(t, filepath.Join(t.TempDir(), "signet.db"), now)
 	})
 }
 

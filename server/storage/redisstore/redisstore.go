@@ -50,7 +50,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"strconv"
 	"sync/atomic"
 	"time"
@@ -58,6 +57,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/signet-go/signet/server/storage"
+	istamp "github.com/signet-go/signet/server/storage/internal/stamp"
 )
 
 // DefaultPrefix is the key prefix when Options.Prefix is empty.
@@ -214,10 +214,7 @@ return {1}
 
 // SwapKeys implements storage.Store.
 func (s *Store) SwapKeys(ctx context.Context, old uint64, keys []storage.Key) (storage.KeyRing, error) {
-	if old == math.MaxUint64 {
-		return storage.KeyRing{}, fmt.Errorf("%w: key ring version %d cannot grow", storage.ErrInvalid, old)
-	}
-	enc, err := storage.EncodeKeyRing(storage.KeyRing{Version: old + 1, Keys: keys})
+	enc, err := storage.EncodeSwap(old, keys)
 	if err != nil {
 		return storage.KeyRing{}, err
 	}
@@ -376,24 +373,9 @@ func (s *Store) ttl(now, until time.Time) string {
 	return strconv.FormatInt(int64(ms), 10)
 }
 
-// stamp is the stored form of a time: Unix nanoseconds with the sign bit
-// flipped (so that the order of the numbers is the order of the times),
-// in 20 decimal digits (so that the order of the strings is too), clamped
-// to the range of int64 nanoseconds.
+// stamp is the stored form of a time: stamp.Of (whose order is the
+// order of the times) in 20 decimal digits (so that the order of the
+// strings is too).
 func stamp(t time.Time) string {
-	var ns int64
-	switch {
-	case t.Before(minTime):
-		ns = math.MinInt64
-	case t.After(maxTime):
-		ns = math.MaxInt64
-	default:
-		ns = t.UnixNano()
-	}
-	return fmt.Sprintf("%020d", uint64(ns)^(1<<63))
+	return fmt.Sprintf("%020d", istamp.Of(t))
 }
-
-var (
-	minTime = time.Unix(0, math.MinInt64)
-	maxTime = time.Unix(0, math.MaxInt64)
-)

@@ -19,12 +19,7 @@ import (
 func opener(r *redisServer) func(t *testing.T, now func() time.Time) storage.Store {
 	var n atomic.Int64
 	return func(t *testing.T, now func() time.Time) storage.Store {
-		s, err := Open(context.Background(), r.url(), Options{Prefix: fmt.Sprintf("test%d:", n.Add(1)), Now: now})
-		if err != nil {
-			t.Fatalf("Open: %v", err)
-		}
-		t.Cleanup(func() { s.Close() })
-		return s
+		return open(t, r, Options{Prefix: fmt.Sprintf("test%d:", n.Add(1)), Now: now})
 	}
 }
 
