@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/signet-go/signet"
+	"github.com/signet-go/signet/internal/jsonx"
 	"github.com/signet-go/signet/server/internal/statuswriter"
 	"github.com/signet-go/signet/server/storage"
 )
@@ -149,7 +150,7 @@ func New(cfg Config) (*Server, error) {
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
-	s.issJSON = append([]byte(`{"iss":`), strconv.Quote(s.issuer)...)
+	s.issJSON = jsonx.AppendString([]byte(`{"iss":`), s.issuer)
 	s.limiter = newLimiter(s.now)
 	var p [6]byte
 	rand.Read(p[:])
