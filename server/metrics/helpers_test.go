@@ -21,6 +21,7 @@ import (
 	"github.com/signet-go/signet"
 	"github.com/signet-go/signet/jwk"
 	"github.com/signet-go/signet/jwt"
+	"github.com/signet-go/signet/server/internal/storetest"
 	"github.com/signet-go/signet/server/keys"
 	"github.com/signet-go/signet/server/metrics"
 	"github.com/signet-go/signet/server/oauth"
@@ -48,54 +49,11 @@ func newClock() *clock {
 func (c *clock) Now() time.Time          { return time.Unix(0, c.ns.Load()).UTC() }
 func (c *clock) Advance(d time.Duration) { c.ns.Add(int64(d)) }
 
-// downStore is a store that fails with ErrUnavailable while down.
-type downStore struct {
-	storage.Store
-	down atomic.Bool
-}
-
-func (s *downStore) err() error {
-	if s.down.Load() {
-		return fmt.Errorf("%w: test store down", storage.ErrUnavailable)
-	}
-	return nil
-}
-func (s *downStore) Keys(ctx context.Context) (storage.KeyRing, error) {
-	if err := s.err(); err != nil {
-		return storage.KeyRing{}, err
-	}
-	return s.Store.Keys(ctx)
-}
-func (s *downStore) Revoke(ctx context.Context, jti string, until time.Time) error {
-	if err := s.err(); err != nil {
-		return err
-	}
-	return s.Store.Revoke(ctx, jti, until)
-}
-func (s *downStore) Revoked(ctx context.Context, jti string) (bool, error) {
-	if err := s.err(); err != nil {
-		return false, err
-	}
-	return s.Store.Revoked(ctx, jti)
-}
-func (s *downStore) UseOnce(ctx context.Context, id string, until time.Time) (bool, error) {
-	if err := s.err(); err != nil {
-		return false, err
-	}
-	return s.Store.UseOnce(ctx, id, until)
-}
-func (s *downStore) Ping(ctx context.Context) error {
-	if err := s.err(); err != nil {
-		return err
-	}
-	return s.Store.Ping(ctx)
-}
-
 // env is a token service with metrics, served on 127.0.0.1.
 type env struct {
 	t      testing.TB
 	clock  *clock
-	store  *downStore
+	store  *storetest.Flaky
 	km     *keys.Manager
 	m      *metrics.Metrics
 	srv    *oauth.Server
@@ -114,7 +72,7 @@ func hashHex(s string) string {
 func newServer(t testing.TB, kc keys.Config) *env {
 	t.Helper()
 	e := &env{t: t, clock: newClock(), m: metrics.New()}
-	e.store = &downStore{Store: storage.NewMemory(e.clock.Now)}
+	e.store = &storetest.Flaky{Store: storage.NewMemory(e.clock.Now)}
 	kek, err := keys.GenerateKEK()
 	if err != nil {
 		t.Fatal(err)

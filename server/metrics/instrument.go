@@ -7,6 +7,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/signet-go/signet/server/internal/statuswriter"
 	"github.com/signet-go/signet/server/oauth"
 )
 
@@ -46,9 +47,9 @@ func label(set map[string]string, v string) string {
 func (m *Metrics) Instrument(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		sw := &statusWriter{ResponseWriter: w}
+		sw := &statuswriter.Writer{ResponseWriter: w}
 		next.ServeHTTP(sw, r)
-		code := sw.status
+		code := sw.Status
 		if code == 0 {
 			code = http.StatusOK
 		}
@@ -69,26 +70,3 @@ func (m *Metrics) observer(k durKey) prometheus.Observer {
 	}
 	return o
 }
-
-// statusWriter records the status code a handler sends.
-type statusWriter struct {
-	http.ResponseWriter
-	status int
-}
-
-func (w *statusWriter) WriteHeader(code int) {
-	if w.status == 0 {
-		w.status = code
-	}
-	w.ResponseWriter.WriteHeader(code)
-}
-
-func (w *statusWriter) Write(b []byte) (int, error) {
-	if w.status == 0 {
-		w.status = http.StatusOK
-	}
-	return w.ResponseWriter.Write(b)
-}
-
-// Unwrap lets http.ResponseController reach the underlying writer.
-func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }

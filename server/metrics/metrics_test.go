@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/signet-go/signet"
+	"github.com/signet-go/signet/server/internal/storetest"
 	"github.com/signet-go/signet/server/keys"
 	"github.com/signet-go/signet/server/metrics"
 	"github.com/signet-go/signet/server/oauth"
@@ -47,8 +48,8 @@ func TestTokenCounters(t *testing.T) {
 			form := c.form
 			if c.down {
 				form, _ = e.assertionForm()
-				e.store.down.Store(true)
-				defer e.store.down.Store(false)
+				e.store.Down.Store(true)
+				defer e.store.Down.Store(false)
 			}
 			before := total(t, e.m, "signet_token_requests_failed_total")
 			reasonBefore := value(t, e.m, "signet_token_requests_failed_total", "reason", c.reason)
@@ -163,13 +164,13 @@ func TestIntrospectionAndRevocationCounters(t *testing.T) {
 
 	// The store down: 503, counted, and each failed call a store error.
 	tok2 := e.token()
-	e.store.down.Store(true)
+	e.store.Down.Store(true)
 	step(oauth.PathIntrospect, "token="+tok2, auth, 503, in, oauth.ReasonUnavailable)
 	step(oauth.PathRevoke, "token="+tok2, auth, 503, rv, oauth.ReasonUnavailable)
 	if st, _ := e.do("GET", oauth.PathReady, "", nil); st != 503 {
 		t.Errorf("readyz with the store down: %d", st)
 	}
-	e.store.down.Store(false)
+	e.store.Down.Store(false)
 	for _, op := range []string{oauth.StoreOpRevoked, oauth.StoreOpRevoke, oauth.StoreOpPing} {
 		if v := value(t, e.m, "signet_store_errors_total", "op", op); v != 1 {
 			t.Errorf("store errors {op=%q} %v, want 1", op, v)
@@ -316,11 +317,11 @@ func TestKeyGauges(t *testing.T) {
 
 	// The store down: the refresh fails, counted; the gauges still read
 	// the ring served.
-	e.store.down.Store(true)
+	e.store.Down.Store(true)
 	if err := e.km.Refresh(context.Background()); err == nil {
 		t.Fatal("refresh with the store down succeeded")
 	}
-	e.store.down.Store(false)
+	e.store.Down.Store(false)
 	if v := value(t, e.m, "signet_store_errors_total", "op", keys.StoreOpKeys); v != 1 {
 		t.Errorf("store errors {op=keys} %v, want 1", v)
 	}
@@ -330,7 +331,7 @@ func TestKeyGauges(t *testing.T) {
 func TestKeyGaugesBeforeLoadAndHMAC(t *testing.T) {
 	// Before any ring is loaded: nothing published, no ages.
 	m := metrics.New()
-	km, err := keys.New(&downStore{Store: newClockStore()}, keys.Config{KEK: mustKEK(t)})
+	km, err := keys.New(&storetest.Flaky{Store: newClockStore()}, keys.Config{KEK: mustKEK(t)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -32,6 +32,21 @@ type assertionClaims struct {
 	jwt.Claims
 }
 
+// request reads the form of a request to the token, introspection or
+// revocation endpoint and authenticates its client; on a failure it has
+// answered (as a failure of ep) and ok is false.
+func (s *Server) request(w http.ResponseWriter, r *http.Request, ep endpoint) (f *form, c *Client, ok bool) {
+	f, e := readForm(w, r)
+	if e == nil {
+		c, e = s.authenticate(r, f)
+	}
+	if e != nil {
+		s.fail(w, r, ep, e)
+		return nil, nil, false
+	}
+	return f, c, true
+}
+
 // authenticate finds and checks the client of a request to the token,
 // introspection or revocation endpoint: exactly one method, the one the
 // client is registered for (RFC 6749 §2.3, RFC 7523 §3). A failure is

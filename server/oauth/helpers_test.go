@@ -19,6 +19,7 @@ import (
 	"github.com/signet-go/signet"
 	"github.com/signet-go/signet/jwk"
 	"github.com/signet-go/signet/jwt"
+	"github.com/signet-go/signet/server/internal/storetest"
 	"github.com/signet-go/signet/server/storage"
 )
 
@@ -78,43 +79,6 @@ func newStaticKeys(t testing.TB, alg signet.Algorithm) *staticKeys {
 	return &staticKeys{signer: k, pub: set}
 }
 
-// failStore is a Store that fails with ErrUnavailable while down.
-type failStore struct {
-	storage.Store
-	down atomic.Bool
-}
-
-func (f *failStore) err() error {
-	if f.down.Load() {
-		return fmt.Errorf("%w: test store down", storage.ErrUnavailable)
-	}
-	return nil
-}
-func (f *failStore) Revoke(ctx context.Context, jti string, until time.Time) error {
-	if err := f.err(); err != nil {
-		return err
-	}
-	return f.Store.Revoke(ctx, jti, until)
-}
-func (f *failStore) Revoked(ctx context.Context, jti string) (bool, error) {
-	if err := f.err(); err != nil {
-		return false, err
-	}
-	return f.Store.Revoked(ctx, jti)
-}
-func (f *failStore) UseOnce(ctx context.Context, id string, until time.Time) (bool, error) {
-	if err := f.err(); err != nil {
-		return false, err
-	}
-	return f.Store.UseOnce(ctx, id, until)
-}
-func (f *failStore) Ping(ctx context.Context) error {
-	if err := f.err(); err != nil {
-		return err
-	}
-	return f.Store.Ping(ctx)
-}
-
 func hashHex(s string) string {
 	h := sha256.Sum256([]byte(s))
 	return hex.EncodeToString(h[:])
@@ -124,7 +88,7 @@ func hashHex(s string) string {
 type env struct {
 	t        testing.TB
 	clock    *testClock
-	store    *failStore
+	store    *storetest.Flaky
 	keys     *staticKeys
 	srv      *Server
 	h        http.Handler
@@ -173,7 +137,7 @@ func testClientsJSON(t testing.TB, jwtKeys, otherKeys json.RawMessage) []byte {
 func newEnv(t testing.TB, format Format) *env {
 	t.Helper()
 	e := &env{t: t, clock: newClock(), logs: &syncBuffer{}}
-	e.store = &failStore{Store: storage.NewMemory(e.clock.Now)}
+	e.store = &storetest.Flaky{Store: storage.NewMemory(e.clock.Now)}
 	alg := signet.ES256
 	if format == FormatPASETO {
 		alg = signet.V4Public

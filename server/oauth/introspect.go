@@ -87,13 +87,8 @@ type introspectResponse struct {
 
 // introspect serves PathIntrospect (RFC 7662).
 func (s *Server) introspect(w http.ResponseWriter, r *http.Request) {
-	f, e := readForm(w, r)
-	if e != nil {
-		s.fail(w, r, epIntrospect, e)
-		return
-	}
-	if _, e := s.authenticate(r, f); e != nil {
-		s.fail(w, r, epIntrospect, e)
+	f, _, ok := s.request(w, r, epIntrospect)
+	if !ok {
 		return
 	}
 	tok, ok := f.get("token")
@@ -142,14 +137,8 @@ func (s *Server) introspect(w http.ResponseWriter, r *http.Request) {
 // it expires. An invalid token is answered 200 as well (RFC 7009 §2.2);
 // another client's token is refused with invalid_grant (§2.1).
 func (s *Server) revoke(w http.ResponseWriter, r *http.Request) {
-	f, e := readForm(w, r)
-	if e != nil {
-		s.fail(w, r, epRevoke, e)
-		return
-	}
-	c, e := s.authenticate(r, f)
-	if e != nil {
-		s.fail(w, r, epRevoke, e)
+	f, c, ok := s.request(w, r, epRevoke)
+	if !ok {
 		return
 	}
 	tok, ok := f.get("token")

@@ -172,7 +172,7 @@ func TestRevocation(t *testing.T) {
 func TestStoreUnavailable(t *testing.T) {
 	e := newEnv(t, FormatJWT)
 	tok := e.accessToken()
-	e.store.down.Store(true)
+	e.store.Down.Store(true)
 	basic := basicHeader("svc-basic", secretBasic)
 	wantError(t, e.introspect(tok, nil), 503, ErrTemporarilyUnavailable)
 	wantError(t, e.revokeAs(tok, basic), 503, ErrTemporarilyUnavailable)
@@ -188,7 +188,7 @@ func TestStoreUnavailable(t *testing.T) {
 		t.Fatal("503s are not logged as errors")
 	}
 
-	e.store.down.Store(false)
+	e.store.Down.Store(false)
 	wantActive(t, e.introspect(tok, nil), true)
 	if r := e.do(req{method: http.MethodGet, path: PathReady}); r.status != 200 {
 		t.Fatalf("/readyz: %d", r.status)

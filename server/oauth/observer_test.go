@@ -71,9 +71,9 @@ func TestObserver(t *testing.T) {
 	}
 	for _, c := range cases {
 		c.r.path = cmp.Or(c.r.path, PathToken)
-		e.store.down.Store(c.down)
+		e.store.Down.Store(c.down)
 		e.do(c.r)
-		e.store.down.Store(false)
+		e.store.Down.Store(false)
 		if got := rec.take(); !slices.Equal(got, c.want) {
 			t.Errorf("%s: observed %v, want %v", c.name, got, c.want)
 		}

@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/signet-go/signet"
+	"github.com/signet-go/signet/internal/jsonx"
+	"github.com/signet-go/signet/server/internal/statuswriter"
 	"github.com/signet-go/signet/server/storage"
 )
 
@@ -148,7 +150,7 @@ func New(cfg Config) (*Server, error) {
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
-	s.issJSON = append([]byte(`{"iss":`), strconv.Quote(s.issuer)...)
+	s.issJSON = jsonx.AppendString([]byte(`{"iss":`), s.issuer)
 	s.limiter = newLimiter(s.now)
 	var p [6]byte
 	rand.Read(p[:])
@@ -219,27 +221,6 @@ func note(r *http.Request, client, code, reason string) {
 	}
 }
 
-type statusWriter struct {
-	http.ResponseWriter
-	status int
-}
-
-func (w *statusWriter) WriteHeader(code int) {
-	if w.status == 0 {
-		w.status = code
-	}
-	w.ResponseWriter.WriteHeader(code)
-}
-
-func (w *statusWriter) Write(b []byte) (int, error) {
-	if w.status == 0 {
-		w.status = http.StatusOK
-	}
-	return w.ResponseWriter.Write(b)
-}
-
-func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
-
 // logged gives each request an id (X-Request-Id) and writes one record
 // when it ends. Only the path is logged, never the query, a header or
 // the body.
@@ -254,13 +235,13 @@ func (s *Server) logged(next http.Handler) http.Handler {
 		}
 		start := time.Now()
 		o := &outcome{}
-		sw := &statusWriter{ResponseWriter: w}
+		sw := &statuswriter.Writer{ResponseWriter: w}
 		next.ServeHTTP(sw, r.WithContext(context.WithValue(r.Context(), outcomeKey{}, o)))
 		attrs := []slog.Attr{
 			slog.String("request_id", id),
 			slog.String("method", r.Method),
 			slog.String("path", clipLog(r.URL.Path)),
-			slog.Int("status", sw.status),
+			slog.Int("status", sw.Status),
 			slog.Duration("duration", time.Since(start)),
 		}
 		if o.client != "" {
@@ -273,7 +254,7 @@ func (s *Server) logged(next http.Handler) http.Handler {
 			attrs = append(attrs, slog.String("reason", o.reason))
 		}
 		level := slog.LevelInfo
-		if sw.status >= 500 {
+		if sw.Status >= 500 {
 			level = slog.LevelError
 		}
 		s.log.LogAttrs(r.Context(), level, "request", attrs...)

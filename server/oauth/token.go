@@ -20,14 +20,8 @@ const AccessTokenType = "at+jwt"
 
 // token serves PathToken: the client credentials grant (RFC 6749 §4.4).
 func (s *Server) token(w http.ResponseWriter, r *http.Request) {
-	f, e := readForm(w, r)
-	if e != nil {
-		s.fail(w, r, epToken, e)
-		return
-	}
-	c, e := s.authenticate(r, f)
-	if e != nil {
-		s.fail(w, r, epToken, e)
+	f, c, ok := s.request(w, r, epToken)
+	if !ok {
 		return
 	}
 	switch gt, _ := f.get("grant_type"); gt {
