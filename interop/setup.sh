@@ -64,48 +64,8 @@ setup_node() {
 }
 
 setup_python() {
-	local py_dir="$here/python"
-	local reqs="$py_dir/requirements.txt"
-	local venv="$py_dir/.venv"
-	local vpy="$venv/bin/python"
-	local python="${PYTHON:-python3}"
-
-	command -v "$python" >/dev/null 2>&1 ||
-		die "$python is not installed (need CPython >= 3.10 with venv; e.g. apt-get install python3 python3-venv)"
-	[ -f "$reqs" ] || die "missing $reqs"
-	"$python" -c 'import sys; sys.exit(sys.version_info < (3, 10))' ||
-		die "$("$python" --version 2>&1) is too old: pyseto needs Python >= 3.10"
-
-	# The stamp, written last, records what the virtualenv was made from: the
-	# pins and the interpreter. Any difference, or a virtualenv whose python no
-	# longer runs (its interpreter was upgraded or removed), means a rebuild.
-	local stamp="$venv/.signet-stamp"
-	local want
-	want="$(sha256sum "$reqs" | cut -d' ' -f1) $("$python" -c 'import sys; print(sys.implementation.name, sys.version.split()[0], sys.executable)')"
-	if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && "$vpy" -c 'import pyseto' >/dev/null 2>&1; then
-		echo "interop/setup.sh: $venv is up to date with requirements.txt (pyseto $("$vpy" -c 'import pyseto; print(pyseto.__version__)'), $("$vpy" --version)); nothing to do"
-		return 0
-	fi
-
-	if [ -d "$venv" ]; then
-		echo "interop/setup.sh: $venv is older than requirements.txt, made by another python, or incomplete; recreating"
-	else
-		echo "interop/setup.sh: $venv is missing; creating"
-	fi
-	echo "+ $python -m venv --clear $venv"
-	"$python" -m venv --clear "$venv" ||
-		die "$python -m venv failed (on Debian: apt-get install python3-venv)"
-	echo "+ $vpy -m pip install --require-hashes --no-deps -r $reqs"
-	"$vpy" -m pip install --disable-pip-version-check --no-input --quiet \
-		--require-hashes --no-deps -r "$reqs" ||
-		die "pip install failed (is PyPI reachable?)"
-	"$vpy" -m pip check --disable-pip-version-check >/dev/null ||
-		die "the pinned Python packages are inconsistent: $("$vpy" -m pip check 2>&1)"
-	local version
-	version="$("$vpy" -c 'import pyseto; print(pyseto.__version__)')" ||
-		die "pyseto does not import from $venv"
-	echo "$want" >"$stamp"
-	echo "interop/setup.sh: installed pyseto $version with $("$vpy" --version) into $venv"
+	bash "$here/../scripts/pyvenv.sh" interop/setup.sh "$here/python" \
+		'import pyseto; print("pyseto", pyseto.__version__)'
 }
 
 peers=("$@")
