@@ -274,7 +274,7 @@ func checkKeys(keys signet.Keys) error {
 		return fmt.Errorf("%w: httpsig: no keys", signet.ErrKeyUsage)
 	case *signet.Key:
 		if ks == nil || ks.Algorithm() == "" {
-			return fmt.Errorf("%w: httpsig: a nil or zero Key (make keys with signet.NewKey, GenerateKey or ParsePEM)", signet.ErrKeyUsage)
+			return errZeroKey
 		}
 	case *signet.KeySet:
 		if ks == nil {
