@@ -114,11 +114,8 @@ func (s *Signer) Answer(w Want) (*Signer, error) {
 	if s == nil || s.key == nil {
 		return nil, errNoSigner
 	}
-	if w.KeyID != "" && w.KeyID != s.keyid {
-		return nil, fmt.Errorf("%w: Accept-Signature asks for keyid %q", signet.ErrKeyNotFound, clip.String(w.KeyID))
-	}
-	if w.Alg != "" && w.Alg != s.key.Algorithm() {
-		return nil, fmt.Errorf("%w: Accept-Signature asks for %s, key is %s", signet.ErrAlgorithmMismatch, w.Alg, s.key.Algorithm())
+	if err := s.checkWantKey(w); err != nil {
+		return nil, err
 	}
 	o := s.o
 	o.Label, o.Tag = w.Label, w.Tag
@@ -141,6 +138,18 @@ func (s *Signer) Answer(w Want) (*Signer, error) {
 	}
 	a.requestOnly = true
 	return a, nil
+}
+
+// checkWantKey refuses a Want that asks for another key or algorithm than
+// s signs with.
+func (s *Signer) checkWantKey(w Want) error {
+	if w.KeyID != "" && w.KeyID != s.keyid {
+		return fmt.Errorf("%w: Accept-Signature asks for keyid %q", signet.ErrKeyNotFound, clip.String(w.KeyID))
+	}
+	if w.Alg != "" && w.Alg != s.key.Algorithm() {
+		return fmt.Errorf("%w: Accept-Signature asks for %s, key is %s", signet.ErrAlgorithmMismatch, clip.String(string(w.Alg)), s.key.Algorithm())
+	}
+	return nil
 }
 
 // errAnswerRequestOnly refuses to sign a response with a Signer from

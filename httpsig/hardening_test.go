@@ -506,28 +506,18 @@ func TestKeyIDCandidates(t *testing.T) {
 	if err := mustSigner(t, forger, Options{}).SignRequest(r); err != nil {
 		t.Fatal(err)
 	}
-	verify := func(keys signet.Keys) (int, error) {
-		v, err := NewVerifier(keys, Policy{Now: fixedNow})
-		if err != nil {
-			t.Fatal(err)
-		}
-		checks := 0
-		v.onCheck = func(*signet.Key) { checks++ }
-		_, err = v.VerifyRequest(r.Clone(r.Context()))
-		return checks, err
-	}
-	if checks, err := verify(&dup); !errors.Is(err, signet.ErrKeyNotFound) || !strings.Contains(err.Error(), "ambiguous") || checks != 0 {
+	if checks, err := verifyCounting(t, &dup, r.Clone(r.Context())); !errors.Is(err, signet.ErrKeyNotFound) || !strings.Contains(err.Error(), "ambiguous") || checks != 0 {
 		t.Fatalf("%d keys for one keyid: %d checks, %v", len(dup.keys), checks, err)
 	}
 	if dup.handed != len(dup.keys) {
 		t.Fatalf("%d handed out, want one Select's worth", dup.handed)
 	}
 	few := countingKeys{keys: dup.keys[:MaxKeyCandidates]}
-	if checks, err := verify(&few); !errors.Is(err, signet.ErrSignatureInvalid) || checks != MaxKeyCandidates {
+	if checks, err := verifyCounting(t, &few, r.Clone(r.Context())); !errors.Is(err, signet.ErrSignatureInvalid) || checks != MaxKeyCandidates {
 		t.Fatalf("%d keys for one keyid: %d checks, %v", MaxKeyCandidates, checks, err)
 	}
 	// The forger's own key, offered for every algorithm: one candidate.
-	if checks, err := verify(anyAlgKeys{forger}); err != nil || checks != 1 {
+	if checks, err := verifyCounting(t, anyAlgKeys{forger}, r.Clone(r.Context())); err != nil || checks != 1 {
 		t.Fatalf("one key offered for every algorithm: %d checks, %v", checks, err)
 	}
 }

@@ -37,7 +37,7 @@ func Middleware(v *Verifier) func(http.Handler) http.Handler {
 	if v != nil && v.keys != nil {
 		var comps []Component
 		if !v.p.InsecureSkipDefaultCoverage {
-			comps = mustComponents("@method", "@authority", "@path")
+			comps = slices.Clone(defaultRequest) // appended to below
 		}
 		for _, c := range v.require {
 			if !slices.ContainsFunc(comps, func(d Component) bool { return d.id == c.id }) {

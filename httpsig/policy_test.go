@@ -251,6 +251,17 @@ func (c *countingKeys) Select(kid string, alg signet.Algorithm) (signet.Candidat
 	return signet.CandidatesOf(out...), nil
 }
 
+// verifyCounting verifies r with a Verifier of keys and counts the
+// signature checks it makes.
+func verifyCounting(t testing.TB, keys signet.Keys, r *http.Request) (int, error) {
+	t.Helper()
+	v := mustVerifierSet(t, keys, Policy{Now: fixedNow})
+	checks := 0
+	v.onCheck = func(*signet.Key) { checks++ }
+	_, err := v.VerifyRequest(r)
+	return checks, err
+}
+
 // TestAnonymousCandidates: a signature without keyid (and without alg)
 // is checked against at most MaxKeyCandidates keys over all algorithms:
 // a forgery against 1,000 keys costs no verification at all, and one
@@ -272,18 +283,8 @@ func TestAnonymousCandidates(t *testing.T) {
 		}
 		return r
 	}
-	verify := func(keys signet.Keys, r *http.Request) (int, error) {
-		v, err := NewVerifier(keys, Policy{Now: fixedNow})
-		if err != nil {
-			t.Fatal(err)
-		}
-		checks := 0
-		v.onCheck = func(*signet.Key) { checks++ }
-		_, err = v.VerifyRequest(r)
-		return checks, err
-	}
 	for _, o := range []Options{{Now: fixedNow}, {Now: fixedNow, Alg: true}} {
-		checks, err := verify(&ks, forged(o))
+		checks, err := verifyCounting(t, &ks, forged(o))
 		if !errors.Is(err, signet.ErrKeyNotFound) || checks != 0 {
 			t.Fatalf("1,000 keys, alg %v: %d checks, %v", o.Alg, checks, err)
 		}
@@ -300,12 +301,12 @@ func TestAnonymousCandidates(t *testing.T) {
 			spread.keys = append(spread.keys, k)
 		}
 	}
-	if checks, err := verify(&spread, forged(Options{Now: fixedNow})); !errors.Is(err, signet.ErrKeyNotFound) || checks != 0 {
+	if checks, err := verifyCounting(t, &spread, forged(Options{Now: fixedNow})); !errors.Is(err, signet.ErrKeyNotFound) || checks != 0 {
 		t.Fatalf("6 keys over 3 algorithms: %d checks, %v", checks, err)
 	}
 	// Up to the bound, each candidate is tried once.
 	few := countingKeys{keys: ks.keys[:MaxKeyCandidates]}
-	if checks, err := verify(&few, forged(Options{Now: fixedNow})); !errors.Is(err, signet.ErrSignatureInvalid) || checks != MaxKeyCandidates {
+	if checks, err := verifyCounting(t, &few, forged(Options{Now: fixedNow})); !errors.Is(err, signet.ErrSignatureInvalid) || checks != MaxKeyCandidates {
 		t.Fatalf("%d keys: %d checks, %v", MaxKeyCandidates, checks, err)
 	}
 	// With keyid, one key whatever the set's size.
@@ -314,7 +315,7 @@ func TestAnonymousCandidates(t *testing.T) {
 		named.keys = append(named.keys, k.WithKeyID("b"))
 	}
 	r := forged(Options{Now: fixedNow, KeyID: "a"})
-	if checks, err := verify(&named, r); !errors.Is(err, signet.ErrSignatureInvalid) || checks != 1 {
+	if checks, err := verifyCounting(t, &named, r); !errors.Is(err, signet.ErrSignatureInvalid) || checks != 1 {
 		t.Fatalf("keyid: %d checks, %v", checks, err)
 	}
 }

@@ -230,11 +230,8 @@ func (rp *responder) answers(h http.Header) []*Signer {
 // the signers whose labels are in use.
 func (rp *responder) answer(w Want, taken []*Signer) (*Signer, error) {
 	s := rp.s
-	if w.KeyID != "" && w.KeyID != s.keyid {
-		return nil, fmt.Errorf("%w: Accept-Signature asks for keyid %q", signet.ErrKeyNotFound, clip.String(w.KeyID))
-	}
-	if w.Alg != "" && w.Alg != s.key.Algorithm() {
-		return nil, fmt.Errorf("%w: Accept-Signature asks for %s, key is %s", signet.ErrAlgorithmMismatch, clip.String(string(w.Alg)), s.key.Algorithm())
+	if err := s.checkWantKey(w); err != nil {
+		return nil, err
 	}
 	if len(w.Label) > maxAnswerLabel {
 		return nil, fmt.Errorf("%w: Accept-Signature label of %d bytes, limit %d", signet.ErrTooLarge, len(w.Label), maxAnswerLabel)

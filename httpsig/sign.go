@@ -86,7 +86,7 @@ type Signer struct {
 // signet.ErrKeyUsage.
 func NewSigner(key *signet.Key, o Options) (*Signer, error) {
 	if key == nil || key.Algorithm() == "" {
-		return nil, fmt.Errorf("%w: httpsig: a nil or zero Key (make keys with signet.NewKey, GenerateKey or ParsePEM)", signet.ErrKeyUsage)
+		return nil, errZeroKey
 	}
 	if !key.Algorithm().IsHTTPSig() {
 		return nil, fmt.Errorf("%w: %s is not an HTTP Message Signatures algorithm", signet.ErrAlgorithmMismatch, key.Algorithm())
@@ -128,6 +128,9 @@ func NewSigner(key *signet.Key, o Options) (*Signer, error) {
 	}
 	return s, nil
 }
+
+// errZeroKey refuses a nil or zero *signet.Key, to a Signer or a Verifier.
+var errZeroKey = fmt.Errorf("%w: httpsig: a nil or zero Key (make keys with signet.NewKey, GenerateKey or ParsePEM)", signet.ErrKeyUsage)
 
 // errNoSigner is what a nil Signer, or one not made by NewSigner, returns.
 var errNoSigner = fmt.Errorf("%w: httpsig: a Signer not made by NewSigner", signet.ErrKeyUsage)

@@ -274,7 +274,7 @@ func checkKeys(keys signet.Keys) error {
 		return fmt.Errorf("%w: httpsig: no keys", signet.ErrKeyUsage)
 	case *signet.Key:
 		if ks == nil || ks.Algorithm() == "" {
-			return fmt.Errorf("%w: httpsig: a nil or zero Key (make keys with signet.NewKey, GenerateKey or ParsePEM)", signet.ErrKeyUsage)
+			return errZeroKey
 		}
 	case *signet.KeySet:
 		if ks == nil {
@@ -680,20 +680,16 @@ func readsTrailers(comps []Component) bool {
 // RFC 9421 algorithm is looked up. More than MaxKeyCandidates distinct
 // keys in all, with or without keyid (a custom signet.Keys may offer several for
 // one keyid), are refused as ambiguous, as jwt and paseto do.
+// keys is a Verifier's: NewVerifier (checkKeys) refused nil ones, so
+// they are not checked again here.
 func selectKeys(out []*signet.Key, keys signet.Keys, keyid string, alg signet.Algorithm) ([]*signet.Key, error) {
 	switch ks := keys.(type) {
 	case *signet.Key:
-		if ks == nil {
-			return nil, fmt.Errorf("%w: httpsig: a nil Key", signet.ErrKeyUsage)
-		}
 		if keyid != "" && ks.KeyID() != "" && keyid != ks.KeyID() {
 			return nil, fmt.Errorf("%w: keyid %q", signet.ErrKeyNotFound, clip.String(keyid))
 		}
 		return append(out, ks), nil
 	case *signet.KeySet:
-		if ks == nil {
-			return nil, fmt.Errorf("%w: httpsig: a nil KeySet", signet.ErrKeyUsage)
-		}
 		if keyid != "" {
 			k, ok := ks.Lookup(keyid)
 			if !ok {
