@@ -6,33 +6,10 @@ import (
 	"testing"
 
 	"github.com/signet-go/signet"
+	"github.com/signet-go/signet/internal/tokentest"
 	"github.com/signet-go/signet/jwk"
 	"github.com/signet-go/signet/jwt"
 )
-
-// countingKeys wraps a Keys and counts the candidates it offers: the
-// verifier checks each candidate at most once, so offered bounds the
-// signature verifications a token cost.
-type countingKeys struct {
-	keys    signet.Keys
-	offered int
-}
-
-func (c *countingKeys) Select(kid string, alg signet.Algorithm) (signet.Candidates, error) {
-	cands, err := c.keys.Select(kid, alg)
-	if err == nil {
-		c.offered += cands.Len()
-	}
-	return cands, err
-}
-
-// manyKeys offers every key it holds, whatever the token names: a Keys
-// implementation that would make one token cost a thousand checks.
-type manyKeys []*signet.Key
-
-func (m manyKeys) Select(string, signet.Algorithm) (signet.Candidates, error) {
-	return signet.CandidatesOf(m...), nil
-}
 
 // hmacKeys makes n HS256 keys; kid, when not nil, names key i.
 func hmacKeys(t *testing.T, n int, kid func(int) string) []*signet.Key {
@@ -116,16 +93,16 @@ func TestBoundedWorkPerToken(t *testing.T) {
 		{"JWK Set of 1000 keys without kid", jwks(edAnon), edForged, signet.ErrKeyNotFound, 0},
 		// The loop itself is bounded: refused before any check, so the
 		// error is not ErrSignatureInvalid.
-		{"Keys offering 1000 candidates", manyKeys(anon), forged, signet.ErrKeyNotFound, n},
+		{"Keys offering 1000 candidates", tokentest.Many(anon), forged, signet.ErrKeyNotFound, n},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			counter := &countingKeys{keys: c.keys}
+			counter := &tokentest.Counting{Keys: c.keys}
 			_, _, err := jwt.VerifyBytes(counter, c.token, jwt.Policy{})
 			if !errors.Is(err, c.want) {
 				t.Fatalf("error %v, want %v", err, c.want)
 			}
-			if counter.offered != c.offered {
-				t.Fatalf("%d candidates offered, want %d", counter.offered, c.offered)
+			if counter.Offered != c.offered {
+				t.Fatalf("%d candidates offered, want %d", counter.Offered, c.offered)
 			}
 		})
 	}
@@ -182,8 +159,8 @@ func TestNilAndZeroKeys(t *testing.T) {
 		{"zero Key", &signet.Key{}, signet.ErrKeyUsage},
 		{"nil *KeySet", nilSet, signet.ErrKeyUsage},
 		{"zero KeySet (empty)", &signet.KeySet{}, signet.ErrKeyNotFound},
-		{"Keys offering a nil key", manyKeys{nil}, signet.ErrAlgorithmMismatch},
-		{"Keys offering a zero key", manyKeys{{}}, signet.ErrAlgorithmMismatch},
+		{"Keys offering a nil key", tokentest.Many{nil}, signet.ErrAlgorithmMismatch},
+		{"Keys offering a zero key", tokentest.Many{{}}, signet.ErrAlgorithmMismatch},
 	}
 	for _, v := range verifiers {
 		for fn, call := range map[string]func() error{

@@ -6,6 +6,7 @@ import (
 
 	"github.com/signet-go/signet"
 	"github.com/signet-go/signet/internal/claimcheck"
+	"github.com/signet-go/signet/internal/claimsjson"
 	"github.com/signet-go/signet/internal/itoa"
 )
 
@@ -99,14 +100,7 @@ func addDefaults(payload []byte, has uint8, o *claimcheck.Issue) ([]byte, error)
 		if d == 0 || !claimcheck.ValidNumericDate(int64(d)) {
 			return dateError(name, d)
 		}
-		payload = payload[:len(payload)-1] // the closing brace
-		if len(payload) > 1 {
-			payload = append(payload, ',')
-		}
-		payload = append(payload, '"')
-		payload = append(payload, name...)
-		payload = append(payload, '"', ':')
-		payload = itoa.Append(payload, int64(d))
+		payload = itoa.Append(claimsjson.OpenMember(payload, name), int64(d))
 		payload = append(payload, '}')
 		return nil
 	}

@@ -283,14 +283,14 @@ func TestSecurity(t *testing.T) {
 	// for it, so refused whatever the verifier decodes into (see
 	// TestRegisteredNameVariants for the other forms).
 	for _, v := range registeredVariants() {
-		payload := `{"exp":` + exp(time.Hour) + `,"` + v.name + `":` + v.value + `}`
+		payload := `{"exp":` + exp(time.Hour) + `,"` + v.Name + `":` + v.Value + `}`
 		p := jwt.Policy{}
-		if v.claim == "exp" {
-			payload, p = `{"`+v.name+`":`+exp(time.Hour)+`}`, jwt.Policy{NoExpiry: true}
+		if v.Claim == "exp" {
+			payload, p = `{"`+v.Name+`":`+exp(time.Hour)+`}`, jwt.Policy{NoExpiry: true}
 		}
 		cases = append(cases,
-			tc{"variant " + v.name + " of " + v.claim, hs, craft(t, hs, hdr, payload), p, signet.ErrMalformed},
-			tc{"variant " + v.name + " of " + v.claim + ", spaced", hs, craft(t, hs, hdr, "{ "+payload[1:]), p, signet.ErrMalformed})
+			tc{"variant " + v.Name + " of " + v.Claim, hs, craft(t, hs, hdr, payload), p, signet.ErrMalformed},
+			tc{"variant " + v.Name + " of " + v.Claim + ", spaced", hs, craft(t, hs, hdr, "{ "+payload[1:]), p, signet.ErrMalformed})
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

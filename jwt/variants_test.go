@@ -4,42 +4,20 @@ import (
 	"encoding/json"
 	"errors"
 	"reflect"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/signet-go/signet"
+	"github.com/signet-go/signet/internal/tokentest"
 	"github.com/signet-go/signet/jwt"
 )
 
-// variant is a member name that encoding/json would match to the field of
-// a registered claim without being the claim's name, and a value of the
-// claim's type.
-type variant struct{ name, claim, value string }
-
-// registeredVariants: every registered claim name in several case
-// variants, as written and as JSON escapes, and those that fold through
-// U+017F (ſ, which folds to s).
-func registeredVariants() []variant {
-	var out []variant
-	for _, c := range []struct{ claim, value string }{
-		{"iss", `"evil"`}, {"sub", `"admin"`}, {"aud", `"evil"`}, {"exp", `4102444800`},
-		{"nbf", `1`}, {"iat", `1`}, {"jti", `"x"`},
-	} {
-		up := strings.ToUpper(c.claim)
-		for _, n := range []string{up, up[:1] + c.claim[1:], c.claim[:2] + up[2:], c.claim[:1] + up[1:2] + c.claim[2:]} {
-			out = append(out, variant{n, c.claim, c.value})
-		}
-		out = append(out, variant{`\u00` + strings.ToLower(hex2(up[0])) + up[1:], c.claim, c.value}) // "\u0041UD"
-	}
-	out = append(out, variant{"\u017fub", "sub", `"admin"`}, variant{"i\u017f\u017f", "iss", `"evil"`},
-		variant{"I\u017fS", "iss", `"evil"`}, variant{`\u017fUB`, "sub", `"admin"`})
-	return out
-}
-
-func hex2(c byte) string {
-	const h = "0123456789ABCDEF"
-	return string([]byte{h[c>>4], h[c&15]})
+// registeredVariants: tokentest.Variants with jwt's claim values.
+func registeredVariants() []tokentest.Variant {
+	return tokentest.Variants(map[string]string{
+		"iss": `"evil"`, "sub": `"admin"`, "aud": `"evil"`, "exp": `4102444800`,
+		"nbf": `1`, "iat": `1`, "jti": `"x"`,
+	})
 }
 
 // ownFields is a caller's type with its own fields for the registered
@@ -98,10 +76,10 @@ func TestRegisteredNameVariants(t *testing.T) {
 	}
 	for _, v := range registeredVariants() {
 		for _, payload := range []string{
-			`{"exp":4102444800,"` + v.name + `":` + v.value + `}`,   // the plain shape: the fast path
-			`{"` + v.name + `":` + v.value + `,"x":{"exp":1}}`,      // nested: the general path
-			`{ "` + v.name + `" : ` + v.value + ` }`,                // white space: the general path
-			`{"role":"r","` + v.name + `":` + v.value + `,"z":[1]}`, // after other members
+			`{"exp":4102444800,"` + v.Name + `":` + v.Value + `}`,   // the plain shape: the fast path
+			`{"` + v.Name + `":` + v.Value + `,"x":{"exp":1}}`,      // nested: the general path
+			`{ "` + v.Name + `" : ` + v.Value + ` }`,                // white space: the general path
+			`{"role":"r","` + v.Name + `":` + v.Value + `,"z":[1]}`, // after other members
 		} {
 			tok := craft(t, k, hdr, payload)
 			for _, f := range forms {
@@ -117,7 +95,7 @@ func TestRegisteredNameVariants(t *testing.T) {
 		}
 		// Never issued: Sign reads back what it writes.
 		var m jwt.Map
-		if err := json.Unmarshal([]byte(`{"`+v.name+`":`+v.value+`}`), &m); err != nil {
+		if err := json.Unmarshal([]byte(`{"`+v.Name+`":`+v.Value+`}`), &m); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := jwt.Sign(k, m); !errors.Is(err, signet.ErrMalformed) {

@@ -337,14 +337,7 @@ func encodeAny[T any](claims T, o *claimcheck.Issue) ([]byte, error) {
 		if !claimcheck.ValidRFC3339(t) {
 			return timeError(name, t)
 		}
-		payload = payload[:len(payload)-1] // the closing brace
-		if len(payload) > 1 {
-			payload = append(payload, ',')
-		}
-		payload = append(payload, '"')
-		payload = append(payload, name...)
-		payload = append(payload, '"', ':', '"')
-		payload = appendTime(payload, t)
+		payload = appendTime(append(claimsjson.OpenMember(payload, name), '"'), t)
 		payload = append(payload, '"', '}')
 		return nil
 	}

@@ -6,31 +6,9 @@ import (
 	"testing"
 
 	"github.com/signet-go/signet"
+	"github.com/signet-go/signet/internal/tokentest"
 	"github.com/signet-go/signet/paseto"
 )
-
-// countingKeys wraps a Keys and counts the candidates it offers: the
-// verifier opens a token with each candidate at most once, so offered
-// bounds the tag or signature checks a token cost.
-type countingKeys struct {
-	keys    signet.Keys
-	offered int
-}
-
-func (c *countingKeys) Select(kid string, alg signet.Algorithm) (signet.Candidates, error) {
-	cands, err := c.keys.Select(kid, alg)
-	if err == nil {
-		c.offered += cands.Len()
-	}
-	return cands, err
-}
-
-// manyKeys offers every key it holds, whatever the token names.
-type manyKeys []*signet.Key
-
-func (m manyKeys) Select(string, signet.Algorithm) (signet.Candidates, error) {
-	return signet.CandidatesOf(m...), nil
-}
 
 // newKeys makes n keys for alg (public halves for public algorithms);
 // kid, when not nil, names key i.
@@ -96,15 +74,15 @@ func TestBoundedWorkPerToken(t *testing.T) {
 				{"1000 keys with kids: ambiguous", mustSet(t, named...), signet.ErrKeyNotFound, 0},
 				{"MaxAnonymousCandidates without kid among 1000", mustSet(t, mixed...), signet.ErrSignatureInvalid, max},
 				// Refused before any check: not ErrSignatureInvalid.
-				{"Keys offering 1000 candidates", manyKeys(anon), signet.ErrKeyNotFound, n},
+				{"Keys offering 1000 candidates", tokentest.Many(anon), signet.ErrKeyNotFound, n},
 			} {
-				counter := &countingKeys{keys: c.keys}
+				counter := &tokentest.Counting{Keys: c.keys}
 				_, err := openBytes(alg, counter, forged)
 				if !errors.Is(err, c.want) {
 					t.Errorf("%s: error %v, want %v", c.name, err, c.want)
 				}
-				if counter.offered != c.offered {
-					t.Errorf("%s: %d candidates offered, want %d", c.name, counter.offered, c.offered)
+				if counter.Offered != c.offered {
+					t.Errorf("%s: %d candidates offered, want %d", c.name, counter.Offered, c.offered)
 				}
 			}
 		})
@@ -169,8 +147,8 @@ func TestNilAndZeroKeys(t *testing.T) {
 		{"zero Key", &signet.Key{}, signet.ErrKeyUsage},
 		{"nil *KeySet", nilSet, signet.ErrKeyUsage},
 		{"zero KeySet (empty)", &signet.KeySet{}, signet.ErrKeyNotFound},
-		{"Keys offering a nil key", manyKeys{nil}, signet.ErrAlgorithmMismatch},
-		{"Keys offering a zero key", manyKeys{{}}, signet.ErrAlgorithmMismatch},
+		{"Keys offering a nil key", tokentest.Many{nil}, signet.ErrAlgorithmMismatch},
+		{"Keys offering a zero key", tokentest.Many{{}}, signet.ErrAlgorithmMismatch},
 	} {
 		for fn, call := range map[string]func() error{
 			"Decrypt[Claims]": func() error { _, err := paseto.Decrypt[paseto.Claims](v.keys, localTok, paseto.Policy{}); return err },

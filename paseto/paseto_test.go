@@ -278,15 +278,15 @@ func TestSecurity(t *testing.T) {
 	// for it, so refused whatever the verifier decodes into (see
 	// TestRegisteredNameVariants for the other forms).
 	for _, v := range registeredVariants(exp) {
-		payload := `{"exp":"` + exp + `","` + v.name + `":` + v.value + `}`
+		payload := `{"exp":"` + exp + `","` + v.Name + `":` + v.Value + `}`
 		p := paseto.Policy{}
-		if v.claim == "exp" {
-			payload, p = `{"`+v.name+`":"`+exp+`"}`, paseto.Policy{NoExpiry: true}
+		if v.Claim == "exp" {
+			payload, p = `{"`+v.Name+`":"`+exp+`"}`, paseto.Policy{NoExpiry: true}
 		}
 		cases = append(cases,
-			tc{"variant " + v.name + " of " + v.claim, v4l, craftLocal(t, v4l, payload), p, signet.ErrMalformed},
-			tc{"variant " + v.name + " of " + v.claim + ", spaced", v4l, craftLocal(t, v4l, "{ "+payload[1:]), p, signet.ErrMalformed},
-			tc{"variant " + v.name + " of " + v.claim + ", public", pub4, craftPublic(t, v4s, payload), p, signet.ErrMalformed})
+			tc{"variant " + v.Name + " of " + v.Claim, v4l, craftLocal(t, v4l, payload), p, signet.ErrMalformed},
+			tc{"variant " + v.Name + " of " + v.Claim + ", spaced", v4l, craftLocal(t, v4l, "{ "+payload[1:]), p, signet.ErrMalformed},
+			tc{"variant " + v.Name + " of " + v.Claim + ", public", pub4, craftPublic(t, v4s, payload), p, signet.ErrMalformed})
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -4,42 +4,21 @@ import (
 	"encoding/json"
 	"errors"
 	"reflect"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/signet-go/signet"
+	"github.com/signet-go/signet/internal/tokentest"
 	"github.com/signet-go/signet/paseto"
 )
 
-// variant is a member name that encoding/json would match to the field of
-// a registered claim without being the claim's name, and a value of the
-// claim's type.
-type variant struct{ name, claim, value string }
-
-// registeredVariants: every registered claim name in several case
-// variants, as written and as JSON escapes, and those that fold through
-// U+017F (ſ, which folds to s); date is an RFC 3339 time for the dates.
-func registeredVariants(date string) []variant {
-	var out []variant
-	for _, c := range []struct{ claim, value string }{
-		{"iss", `"evil"`}, {"sub", `"admin"`}, {"aud", `"evil"`}, {"exp", `"` + date + `"`},
-		{"nbf", `"` + date + `"`}, {"iat", `"2000-01-01T00:00:00Z"`}, {"jti", `"x"`},
-	} {
-		up := strings.ToUpper(c.claim)
-		for _, n := range []string{up, up[:1] + c.claim[1:], c.claim[:2] + up[2:], c.claim[:1] + up[1:2] + c.claim[2:]} {
-			out = append(out, variant{n, c.claim, c.value})
-		}
-		out = append(out, variant{`\u00` + strings.ToLower(hex2(up[0])) + up[1:], c.claim, c.value}) // "\u0041UD"
-	}
-	out = append(out, variant{"\u017fub", "sub", `"admin"`}, variant{"i\u017f\u017f", "iss", `"evil"`},
-		variant{"I\u017fS", "iss", `"evil"`}, variant{`\u017fUB`, "sub", `"admin"`})
-	return out
-}
-
-func hex2(c byte) string {
-	const h = "0123456789ABCDEF"
-	return string([]byte{h[c>>4], h[c&15]})
+// registeredVariants: tokentest.Variants with PASETO's claim values; date
+// is an RFC 3339 time for exp and nbf.
+func registeredVariants(date string) []tokentest.Variant {
+	return tokentest.Variants(map[string]string{
+		"iss": `"evil"`, "sub": `"admin"`, "aud": `"evil"`, "exp": `"` + date + `"`,
+		"nbf": `"` + date + `"`, "iat": `"2000-01-01T00:00:00Z"`, "jti": `"x"`,
+	})
 }
 
 // ownFields is a caller's type with its own fields for the registered
@@ -95,10 +74,10 @@ func TestRegisteredNameVariants(t *testing.T) {
 	}
 	for _, v := range registeredVariants(far) {
 		for _, payload := range []string{
-			`{"exp":"` + far + `","` + v.name + `":` + v.value + `}`, // the plain shape: the fast path
-			`{"` + v.name + `":` + v.value + `,"x":{"exp":1}}`,       // nested: the general path
-			`{ "` + v.name + `" : ` + v.value + ` }`,                 // white space: the general path
-			`{"role":"r","` + v.name + `":` + v.value + `,"z":[1]}`,  // after other members
+			`{"exp":"` + far + `","` + v.Name + `":` + v.Value + `}`, // the plain shape: the fast path
+			`{"` + v.Name + `":` + v.Value + `,"x":{"exp":1}}`,       // nested: the general path
+			`{ "` + v.Name + `" : ` + v.Value + ` }`,                 // white space: the general path
+			`{"role":"r","` + v.Name + `":` + v.Value + `,"z":[1]}`,  // after other members
 		} {
 			local, public := craftLocal(t, k, payload), craftPublic(t, sk, payload)
 			for _, f := range forms {
@@ -119,7 +98,7 @@ func TestRegisteredNameVariants(t *testing.T) {
 		}
 		// Never issued: Encrypt and Sign read back what they write.
 		var m paseto.Map
-		if err := json.Unmarshal([]byte(`{"`+v.name+`":`+v.value+`}`), &m); err != nil {
+		if err := json.Unmarshal([]byte(`{"`+v.Name+`":`+v.Value+`}`), &m); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := paseto.Encrypt(k, m, paseto.Options{}); !errors.Is(err, signet.ErrMalformed) {

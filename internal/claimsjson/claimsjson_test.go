@@ -39,3 +39,15 @@ func ExampleDecode() {
 	fmt.Println(Decode(`{"role":"user","ROLE":"admin"}`, &c, false, false) != nil)
 	// Output: true
 }
+
+func TestOpenMember(t *testing.T) {
+	for _, c := range []struct{ obj, want string }{
+		{`{}`, `{"iat":1}`},
+		{`{"a":2}`, `{"a":2,"iat":1}`},
+	} {
+		got := string(append(OpenMember([]byte(c.obj), "iat"), "1}"...))
+		if got != c.want {
+			t.Errorf("OpenMember(%s): %s, want %s", c.obj, got, c.want)
+		}
+	}
+}

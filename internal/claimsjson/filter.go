@@ -149,6 +149,19 @@ func Join(reg, rest []byte) []byte {
 	return append(reg, rest[1:]...)
 }
 
+// OpenMember readies obj, a JSON object, for one more member: it drops the
+// closing brace and writes a comma (unless obj is {}) and "name":, name
+// being one that needs no escape. The caller appends the value and '}'.
+func OpenMember(obj []byte, name string) []byte {
+	obj = obj[:len(obj)-1]
+	if len(obj) > 1 {
+		obj = append(obj, ',')
+	}
+	obj = append(obj, '"')
+	obj = append(obj, name...)
+	return append(obj, '"', ':')
+}
+
 // Into decodes a verified payload into a new T for a format whose claims
 // map type is M (numbers come back as json.Number) and whose registered
 // claims f describes. When T embeds the registered claims, their members
