@@ -29,11 +29,13 @@ const v3TagSize = 48
 // v3Keys derives Ek ‖ n2 (32 + 16 bytes) and Ak (48 bytes) for nonce n.
 func v3Keys(key *signet.Key, n []byte) (ek, n2, ak []byte, err error) {
 	info := make([]byte, 0, len(authKeyInfo)+nonceSize)
-	tmp, err := hkdf.Key(sha512.New384, key.Secret(), nil, string(append(append(info, encKeyInfo...), n...)), 48)
+	secret := key.Secret() // a copy: taken once, cleared after use
+	defer clear(secret)
+	tmp, err := hkdf.Key(sha512.New384, secret, nil, string(append(append(info, encKeyInfo...), n...)), 48)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	ak, err = hkdf.Key(sha512.New384, key.Secret(), nil, string(append(append(info[:0], authKeyInfo...), n...)), 48)
+	ak, err = hkdf.Key(sha512.New384, secret, nil, string(append(append(info[:0], authKeyInfo...), n...)), 48)
 	if err != nil {
 		return nil, nil, nil, err
 	}
