@@ -26,6 +26,11 @@ var (
 	// ErrKeyUsage: the operation needs a kind of key this one is not (signing
 	// with a public key, exporting a private part that is not there).
 	ErrKeyUsage = errors.New("signet: wrong kind of key for this operation")
+	// ErrUnavailable: the key source cannot answer now (a remote key set
+	// whose fetches have failed for longer than it may serve its last good
+	// keys, or one that has never fetched). It is no verdict on the token:
+	// an HTTP service answers 503, not 401, and the caller may retry later.
+	ErrUnavailable = errors.New("signet: key source unavailable")
 
 	// ErrExpired: the token's expiry time has passed.
 	ErrExpired = errors.New("signet: token expired")
