@@ -17,6 +17,18 @@ type Keys interface {
 	Select(kid string, alg Algorithm) (Candidates, error)
 }
 
+// CachedKeys is implemented by key sources that keep a *KeySet fetched
+// from elsewhere (a remote JWK Set, see package jwks). Verifiers look the
+// key up in Cached() first, which costs what a KeySet lookup costs and
+// allocates nothing, and call Select only when that lookup fails, so that
+// the source can act on the miss (refetch, or say it is unavailable).
+type CachedKeys interface {
+	Keys
+	// Cached returns the set that may be used now, or nil when none may
+	// (never fetched, or too stale): Select then gives the reason.
+	Cached() *KeySet
+}
+
 // Candidates is a read-only list of keys, as Select returns it: the key
 // set's own lists stay out of reach, and a single key needs no slice.
 type Candidates struct {
@@ -35,6 +47,21 @@ func (c Candidates) Len() int {
 		return 1
 	}
 	return len(c.many)
+}
+
+// Check returns nil when the list can be tried for input in alg: it holds
+// at least one key and at most MaxAnonymousCandidates. Otherwise the error
+// wraps ErrKeyNotFound (an empty list, or one so long that trying it would
+// let one input cost more checks than the bound allows: ambiguous).
+// Verifiers call it on whatever a Keys implementation returns.
+func (c Candidates) Check(alg Algorithm) error {
+	switch n := c.Len(); {
+	case n == 0:
+		return fmt.Errorf("%w: no key for %s", ErrKeyNotFound, clip.String(string(alg)))
+	case n > MaxAnonymousCandidates:
+		return fmt.Errorf("%w: %d candidate keys offered, at most signet.MaxAnonymousCandidates are tried: ambiguous", ErrKeyNotFound, n)
+	}
+	return nil
 }
 
 // At returns candidate i, 0 ≤ i < Len().

@@ -142,12 +142,9 @@ func verify(keys signet.Keys, token string, p *Policy) (Header, string, error) {
 	if err != nil {
 		return Header{}, "", err
 	}
-	if cands.Len() == 0 {
-		return Header{}, "", fmt.Errorf("%w: no key for %s", signet.ErrKeyNotFound, clip.String(string(h.Algorithm)))
-	}
-	if cands.Len() > signet.MaxAnonymousCandidates {
+	if err := cands.Check(h.Algorithm); err != nil {
 		// Whatever Keys offers, a token costs a bounded number of checks.
-		return Header{}, "", fmt.Errorf("%w: %d candidate keys offered, at most signet.MaxAnonymousCandidates are tried: ambiguous", signet.ErrKeyNotFound, cands.Len())
+		return Header{}, "", err
 	}
 	msg := unsafex.Bytes(token[:j]) // only read, by the signature check
 	var key *signet.Key
@@ -185,6 +182,14 @@ func selectKeys(keys signet.Keys, kid string, alg signet.Algorithm) (signet.Cand
 		return ks.Select(kid, alg)
 	case *signet.KeySet:
 		return ks.Select(kid, alg)
+	case signet.CachedKeys:
+		// A hit in the cached set costs a KeySet lookup; only a miss goes
+		// to the source (which may refetch), with copies it may keep.
+		if set := ks.Cached(); set != nil {
+			if c, err := set.Select(kid, alg); err == nil {
+				return c, nil
+			}
+		}
 	}
 	return keys.Select(strings.Clone(kid), signet.Algorithm(strings.Clone(string(alg))))
 }

@@ -279,12 +279,9 @@ func open(keys signet.Keys, token string, p *Policy, local, checkJSON bool) (str
 	if err != nil {
 		return "", err
 	}
-	if cands.Len() == 0 {
-		return "", fmt.Errorf("%w: no key for %s", signet.ErrKeyNotFound, alg)
-	}
-	if cands.Len() > signet.MaxAnonymousCandidates {
+	if err := cands.Check(alg); err != nil {
 		// Whatever Keys offers, a token costs a bounded number of checks.
-		return "", fmt.Errorf("%w: %d candidate keys offered, at most signet.MaxAnonymousCandidates are tried: ambiguous", signet.ErrKeyNotFound, cands.Len())
+		return "", err
 	}
 	var payload []byte
 	for n := range cands.Len() {
