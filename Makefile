@@ -23,8 +23,10 @@ server-deps:
 	@echo "== redis-server for the token service's tests"
 	bash scripts/install-redis.sh
 
-## server-interop-deps: the Python OAuth clients (Authlib, PyJWT) that the
-## token service's interop test (server/interop) runs, pinned with hashes.
+## server-interop-deps: the OAuth clients that the token service's interop
+## test (server/interop) runs: npm openid-client and jose (package-lock.json
+## with integrity hashes, npm ci) and Python Authlib and PyJWT (pinned with
+## hashes).
 server-interop-deps:
 	@echo "== the token service's interop peers"
 	bash server/interop/setup.sh
@@ -125,4 +127,4 @@ ratio:
 	done
 
 clean:
-	rm -rf $(BIN) out interop/node/node_modules interop/python/.venv server/interop/python/.venv
+	rm -rf $(BIN) out interop/node/node_modules interop/python/.venv server/interop/node/node_modules server/interop/python/.venv

@@ -1,8 +1,9 @@
 // Package interop tests the token service against OAuth and JWT clients
 // that no one on this project wrote. It has no code of its own, only tests:
 // each starts a real service in-process on 127.0.0.1 (package oauth over a
-// keys.Manager signing with ES256, or EdDSA, and storage.Memory), with
-// three registered clients, one per client authentication method, and
+// keys.Manager signing with ES256, EdDSA, RS256 or PS256, or issuing
+// PASETO v4.public tokens, and storage.Memory), with registered clients
+// for each client authentication method, and
 // lets the peers talk to it over HTTP as any deployment's clients would:
 //
 //   - Go: golang.org/x/oauth2/clientcredentials fetches tokens with
@@ -18,17 +19,54 @@
 //     revokes them; PyJWT's PyJWKClient verifies every token from the JWKS
 //     found by RFC 8414 discovery (python/oauth_peer.py). Every token the
 //     Python side got is verified again by signet from the JWKS.
+//   - Node.js: openid-client 6 (over oauth4webapi) discovers the service by
+//     RFC 8414 (its "oauth2" discovery algorithm, with
+//     allowInsecureRequests for the test's plain HTTP on 127.0.0.1),
+//     fetches tokens by clientCredentialsGrant with ClientSecretBasic,
+//     ClientSecretPost and PrivateKeyJwt (ES256 and EdDSA client keys),
+//     calls tokenIntrospection and tokenRevocation; jose's
+//     createRemoteJWKSet and jwtVerify verify every token from the
+//     discovered JWKS (typ at+jwt, iss, aud), with the service signing by
+//     ES256, EdDSA, RS256 and PS256; with FormatPASETO, openid-client
+//     alone (jose has no PASETO) (node/oauth-peer.mjs). Every JWT the Node
+//     side got is verified again by signet from the JWKS.
+//
+// # What the clients do differently
+//
+// Each test logs what a peer does that the RFCs do not say, or say
+// otherwise; the service takes none of it as a reason to relax a check:
+//
+//   - Authlib 1.9.6's client_secret_basic does not form-urlencode the
+//     credentials (RFC 6749 §2.3.1): a secret with + is read with a space
+//     and refused (invalid_client). Its PrivateKeyJWT signs assertions
+//     valid for an hour, beyond MaxAssertionLifetime (five minutes): set
+//     exp through its claims parameter.
+//   - openid-client 6.9.0 (oauth4webapi 3.8.8) signs a private_key_jwt
+//     assertion with an Ed25519 key under the fully-specified alg
+//     "Ed25519" (RFC 9864), where the service's EdDSA client keys take
+//     "EdDSA" (RFC 8037): it is refused with invalid_client. Its own
+//     modifyAssertion hook sets the header's alg to "EdDSA", as the peer
+//     does. ES256 and the secrets need nothing: the credentials are
+//     form-urlencoded, the assertion's aud is the issuer and it lives 60 s.
+//   - openid-client reports a 401 by its WWW-Authenticate challenge (a
+//     WWWAuthenticateChallengeError, the challenge Basic) rather than as
+//     the invalid_client of the body, which stays readable from the
+//     error's response; the token_type it returns is lowercased
+//     ("bearer").
 //
 // # Running
 //
 // The Go peer is a module dependency. The Python peers live in a
-// virtualenv made from pins with hashes:
+// virtualenv made from pins with hashes; the Node.js peers in
+// node/node_modules, installed by npm ci from node/package-lock.json
+// (exact versions with integrity hashes):
 //
 //	bash server/interop/setup.sh                  # from the repository root
 //	cd server && SIGNET_INTEROP=1 go test ./interop/
 //
-// Without SIGNET_INTEROP=1 a missing virtualenv skips the Python test;
-// with it (as `make test` runs), the test fails instead.
+// (`bash server/interop/setup.sh node` or `... python` installs one.)
+// Without SIGNET_INTEROP=1 a missing virtualenv, node or npm package skips
+// its test; with it (as `make test` runs), the test fails instead.
 //
 // To move the Python pins, edit python/requirements.in and compile it
 // (pip-tools):
@@ -37,4 +75,12 @@
 //	pip-compile --generate-hashes --no-emit-find-links --strip-extras -o requirements.txt requirements.in
 //
 // and commit both files; setup.sh rebuilds the virtualenv on its next run.
+// To move the Node.js pins, edit the exact versions in node/package.json
+// (`npm view openid-client versions` lists what the registry serves) and
+// rewrite the lock:
+//
+//	cd server/interop/node
+//	npm install --package-lock-only --no-audit --no-fund
+//
+// and commit both files; setup.sh reinstalls node_modules on its next run.
 package interop

@@ -102,6 +102,13 @@ func newClientKey(t *testing.T, alg signet.Algorithm, kty, dir string) clientKey
 // key) and svc-b64 (client_secret_basic, a secret with + / =).
 func startService(t *testing.T, alg signet.Algorithm) *service {
 	t.Helper()
+	return startServiceFormat(t, alg, oauth.FormatJWT)
+}
+
+// startServiceFormat is startService issuing tokens in format (for
+// oauth.FormatPASETO, alg is signet.V4Public).
+func startServiceFormat(t *testing.T, alg signet.Algorithm, format oauth.Format) *service {
+	t.Helper()
 	ctx := context.Background()
 	dir := t.TempDir()
 	s := &service{alg: alg, http: &http.Client{Timeout: 10 * time.Second}}
@@ -161,6 +168,7 @@ func startService(t *testing.T, alg signet.Algorithm) *service {
 		Clients: clients,
 		Store:   store,
 		Keys:    s.keys,
+		Format:  format,
 		JWKS:    s.keys.JWKSHandler(),
 	})
 	if err != nil {
