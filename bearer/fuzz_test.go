@@ -3,6 +3,7 @@ package bearer_test
 import (
 	"errors"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -47,6 +48,41 @@ func FuzzToken(f *testing.F) {
 		body := strings.TrimRight(tok, "=")
 		if body == "" || strings.Trim(body, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~+/") != "" {
 			t.Fatalf("not token68: %q", tok)
+		}
+	})
+}
+
+// FuzzMiddleware sends the middleware any Authorization header: it never
+// panics, lets through only the one good token, and answers each refusal
+// as Token's verdict says (400 for what Token calls malformed, 401 for
+// the rest), although it checks the token68 syntax only after jwt
+// refused a token.
+func FuzzMiddleware(f *testing.F) {
+	fx := newFixture(f, signet.HS256)
+	good := fx.sign(f, claims(), "")
+	m, err := bearer.New[Claims](fx.pub, bearer.Options{Policy: policy(), Scopes: []string{"orders:read"}})
+	if err != nil {
+		f.Fatal(err)
+	}
+	h := m.Wrap(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(204) }))
+	for _, s := range []string{"Bearer " + good, "bearer  " + good, "Bearer " + good + " x", "Bearer " + good[:20] + "\"" + good[21:],
+		"Bearer " + good[:len(good)-1], "Bearer a.b.c", "Bearer ...", "Bearer =", "Basic x", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, auth string) {
+		r := &http.Request{Method: "GET", Header: http.Header{"Authorization": {auth}}}
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		tok, err := bearer.Token(r)
+		want := http.StatusUnauthorized
+		switch {
+		case err == nil && tok == good:
+			want = http.StatusNoContent
+		case errors.Is(err, bearer.ErrInvalidRequest):
+			want = http.StatusBadRequest
+		}
+		if w.Code != want {
+			t.Fatalf("%q: %d, want %d (Token: %v)", auth, w.Code, want, err)
 		}
 	})
 }
