@@ -228,4 +228,3 @@ func forge(tok string) string {
 func unsigned(c map[string]any) string {
 	return b64(`{"alg":"none","typ":"JWT"}`) + "." + b64(mustJSON(c)) + "."
 }
-
