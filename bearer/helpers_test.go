@@ -78,6 +78,19 @@ func (f fixture) sign(t testing.TB, c map[string]any, typ string) string {
 	return tok
 }
 
+// signRaw signs the JSON text payload as it is.
+func (f fixture) signRaw(t testing.TB, payload, typ string) string {
+	t.Helper()
+	if typ == "" {
+		typ = "JWT"
+	}
+	tok, err := jwt.SignBytes(f.key, []byte(payload), typ)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tok
+}
+
 // with returns claims() changed by set (a nil value deletes the claim).
 func with(set map[string]any) map[string]any {
 	c := claims()

@@ -113,6 +113,14 @@ func TestMiddleware(t *testing.T) {
 			chal: `Bearer realm="api", error="insufficient_scope", error_description="insufficient scope", scope="orders"`, body: body403, cause: bearer.ErrInsufficientScope},
 		{name: "scope as an array", opts: scopes("orders:read"), req: auth("Bearer " + es.sign(t, with(map[string]any{"scope": []string{"orders:read"}}), "")), status: 401, chal: chalInvalid, body: bodyInvalid, cause: signet.ErrMalformed},
 		{name: "scope with escapes", opts: scopes("orders:read"), req: auth("Bearer " + es.sign(t, with(map[string]any{"scope": "<x>\u00e9 orders:read"}), "")), status: 204, claims: true},
+		{name: "scope nested is not the scope", opts: scopes("orders:read"), req: auth("Bearer " + es.sign(t, with(map[string]any{
+			"scope": nil, "x": map[string]any{"scope": "orders:read"}}), "")), status: 403,
+			chal: `Bearer realm="api", error="insufficient_scope", error_description="insufficient scope", scope="orders:read"`, body: body403, cause: bearer.ErrInsufficientScope},
+		{name: "scope name escaped", opts: scopes("orders:read"), req: auth("Bearer " + es.signRaw(t,
+			`{"iss":"https://id.example","aud":"https://api.example","sub":"alice","exp":1800003600,"tenant":"acme","sc\u006fpe":"orders:read"}`, "")), status: 204, claims: true},
+		{name: "scope in another case is not the scope", opts: scopes("orders:read"), req: auth("Bearer " + es.signRaw(t,
+			`{"iss":"https://id.example","aud":"https://api.example","sub":"alice","exp":1800003600,"SCOPE":"orders:read"}`, "")), status: 403,
+			chal: `Bearer realm="api", error="insufficient_scope", error_description="insufficient scope", scope="orders:read"`, body: body403, cause: bearer.ErrInsufficientScope},
 		{name: "scope checked after the token", opts: scopes("admin"), req: auth("Bearer " + forge(good)), status: 401, chal: chalInvalid, body: bodyInvalid, cause: signet.ErrSignatureInvalid},
 
 		// RFC 9068.
