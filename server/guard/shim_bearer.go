@@ -4,8 +4,8 @@ package guard
 // branch h16-bearer is merged.
 
 import (
-	"fmt"
 	"errors"
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
