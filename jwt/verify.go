@@ -23,26 +23,44 @@ import (
 // sentinel errors (ErrTooLarge, ErrMalformed, ErrSignatureInvalid,
 // ErrExpired, ...), and no claims come with it.
 func Verify[T any](keys signet.Keys, token string, p Policy) (T, error) {
+	out, _, err := verifyClaims[T](keys, token, &p)
+	return out, err
+}
+
+// VerifyPayload is Verify that also returns the payload it checked, the
+// claims set as signed (JSON text, a JSON object held to Verify's rules),
+// for members the caller reads without T: package bearer reads scope and
+// client_id from it, whatever T the caller chose. On error the payload is
+// empty.
+func VerifyPayload[T any](keys signet.Keys, token string, p Policy) (T, string, error) {
+	return verifyClaims[T](keys, token, &p)
+}
+
+// verifyClaims is Verify, which also returns the verified payload.
+func verifyClaims[T any](keys signet.Keys, token string, p *Policy) (T, string, error) {
 	var out T
-	_, payload, err := verify(keys, token, &p)
+	_, payload, err := verify(keys, token, p)
 	if err != nil {
-		return out, err
+		return out, "", err
 	}
 	var c Claims
 	var at instants
 	_, isClaims := any(&out).(*Claims)
 	has, folded, err := readClaims(payload, &c, &at, !isClaims && claimsjson.Folds[T, Map]())
 	if err != nil {
-		return out, err
+		return out, "", err
 	}
 	if err := p.validate(&c, has, &at); err != nil {
-		return out, err
+		return out, "", err
 	}
 	if o, ok := any(&out).(*Claims); ok {
 		*o = c
-		return out, nil
+		return out, payload, nil
 	}
-	return decodeInto[T](payload, &c, folded)
+	if out, err = decodeInto[T](payload, &c, folded); err != nil {
+		return out, "", err
+	}
+	return out, payload, nil
 }
 
 // decodeInto decodes a verified payload into a new T with encoding/json.

@@ -1,0 +1,212 @@
+package bearer
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/signet-go/signet"
+	"github.com/signet-go/signet/jwt"
+)
+
+// Options configure a Middleware. Policy is what jwt.Verify checks; the
+// rest is about requests.
+type Options struct {
+	// Policy is the jwt.Policy tokens must satisfy: name Issuer and
+	// Audience. Its zero values are jwt's safe defaults (exp required, no
+	// leeway); MaxSize defaults here to DefaultMaxSize, 8 KiB, and is
+	// applied to the Authorization header before the token is read.
+	Policy jwt.Policy
+	// AccessToken requires the JWT access-token profile of RFC 9068:
+	// typ at+jwt (Policy.Type, set to it when empty), iss, aud and exp
+	// checked (so Policy must name Issuer and Audience and must not set
+	// NoExpiry: New refuses it otherwise), and sub, client_id, iat and
+	// jti present.
+	AccessToken bool
+	// Scopes are the scopes a token must all hold in its scope claim (a
+	// space-separated string, RFC 9068 §2.2.3, RFC 8693 §4.2); a valid
+	// token without one of them gets 403 insufficient_scope. The claim is
+	// read by the middleware, whatever T is.
+	Scopes []string
+	// Optional lets a request without a bearer token (no Authorization
+	// header, or one of another scheme) through to the next handler,
+	// without claims (ClaimsFrom reports false). A request with a bearer
+	// token that fails is refused all the same.
+	Optional bool
+	// Realm is the realm of the WWW-Authenticate challenge; empty, the
+	// challenge has none.
+	Realm string
+	// OnError answers a refused request; nil means err.WriteTo(w, Realm),
+	// the RFC 6750 response. A hook may log err.Err, change the body, or
+	// call WriteTo itself.
+	OnError func(w http.ResponseWriter, r *http.Request, err *Error)
+}
+
+// Middleware verifies the bearer token of each request and hands its
+// claims, a T, to the next handler in the request's context. Make it with
+// New; it is safe for concurrent use.
+type Middleware[T any] struct {
+	keys     signet.Keys
+	policy   jwt.Policy
+	max      int
+	profile  bool
+	scopes   []string
+	scope    string // scopes, space-separated, for the 403 challenge
+	optional bool
+	realm    string
+	onError  func(http.ResponseWriter, *http.Request, *Error)
+}
+
+// errConfig: Options that cannot work (ErrUnsupported, for errors.Is).
+var errConfig = fmt.Errorf("%w: bearer options", signet.ErrUnsupported)
+
+// New returns a Middleware that verifies tokens with keys (a *signet.Key,
+// a *signet.KeySet, or a remote set such as jwks.New's) against opts.
+// The claims are decoded into T as jwt.Verify[T] does: jwt.Claims, a
+// struct embedding it, jwt.Map, or any type encoding/json can fill.
+//
+// New refuses (signet.ErrUnsupported) nil keys, a Policy jwt.Verify would
+// refuse, a scope that is not an RFC 6749 scope-token, a Realm with
+// control characters, and AccessToken without Policy.Issuer and
+// Policy.Audience, with NoExpiry or IgnoreAudience, or with another
+// Policy.Type.
+func New[T any](keys signet.Keys, opts Options) (*Middleware[T], error) {
+	if keys == nil {
+		return nil, fmt.Errorf("%w: nil keys", errConfig)
+	}
+	p := opts.Policy
+	switch {
+	case p.MaxSize < 0:
+		return nil, fmt.Errorf("%w: negative Policy.MaxSize", errConfig)
+	case p.MaxSize == 0:
+		p.MaxSize = DefaultMaxSize
+	}
+	if opts.AccessToken {
+		switch {
+		case p.Type == "":
+			p.Type = AccessTokenType
+		case !sameType(p.Type, AccessTokenType):
+			return nil, fmt.Errorf("%w: AccessToken with Policy.Type %q", errConfig, p.Type)
+		}
+		switch {
+		case p.Issuer == "":
+			return nil, fmt.Errorf("%w: AccessToken needs Policy.Issuer (RFC 9068 §4)", errConfig)
+		case len(p.Audience) == 0 || p.IgnoreAudience:
+			return nil, fmt.Errorf("%w: AccessToken needs Policy.Audience (RFC 9068 §4)", errConfig)
+		case p.NoExpiry:
+			return nil, fmt.Errorf("%w: AccessToken with Policy.NoExpiry (RFC 9068 requires exp)", errConfig)
+		}
+	}
+	// The policy's own checks run first on any token: an empty one meets
+	// them alone.
+	if _, _, err := jwt.VerifyBytes(keys, "", p); errors.Is(err, signet.ErrUnsupported) {
+		return nil, fmt.Errorf("%w: %v", errConfig, err)
+	}
+	for _, s := range opts.Scopes {
+		if !validScope(s) {
+			return nil, fmt.Errorf("%w: scope %q is not a scope-token", errConfig, s)
+		}
+	}
+	for i := 0; i < len(opts.Realm); i++ {
+		if c := opts.Realm[i]; c < 0x20 && c != '\t' || c == 0x7f {
+			return nil, fmt.Errorf("%w: control character in Realm", errConfig)
+		}
+	}
+	m := &Middleware[T]{
+		keys:     keys,
+		policy:   p,
+		max:      p.MaxSize,
+		profile:  opts.AccessToken,
+		scopes:   append([]string(nil), opts.Scopes...),
+		scope:    strings.Join(opts.Scopes, " "),
+		optional: opts.Optional,
+		realm:    opts.Realm,
+		onError:  opts.OnError,
+	}
+	return m, nil
+}
+
+// Wrap returns a handler that verifies each request's token before next
+// runs: a verified request reaches next with its claims in its context
+// (ClaimsFrom[T]); any other is answered by Options.OnError, by default
+// with the RFC 6750 response (see ErrorOf and Error.WriteTo). A nil
+// Middleware (New failed) answers 500 to every request: it fails closed.
+func (m *Middleware[T]) Wrap(next http.Handler) http.Handler {
+	return &handler[T]{m: m, next: next}
+}
+
+type handler[T any] struct {
+	m    *Middleware[T]
+	next http.Handler
+}
+
+func (h *handler[T]) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	m := h.m
+	if m == nil {
+		(&Error{Status: http.StatusInternalServerError, Description: "token verification is not configured",
+			Err: errConfig}).WriteTo(w, "")
+		return
+	}
+	tok, err := token(r.Header, m.max)
+	if err != nil {
+		if m.optional && err == ErrNoToken {
+			h.next.ServeHTTP(w, r)
+			return
+		}
+		m.fail(w, r, err)
+		return
+	}
+	var claims T
+	if m.profile || len(m.scopes) > 0 {
+		var payload string
+		claims, payload, err = jwt.VerifyPayload[T](m.keys, tok, m.policy)
+		if err == nil {
+			err = m.check(payload)
+		}
+	} else {
+		claims, err = jwt.Verify[T](m.keys, tok, m.policy)
+	}
+	if err != nil {
+		m.fail(w, r, err)
+		return
+	}
+	h.next.ServeHTTP(w, r.WithContext(&claimsContext[T]{Context: r.Context(), claims: claims}))
+}
+
+// check applies the profile and the scopes to a verified payload.
+func (m *Middleware[T]) check(payload string) error {
+	var c members
+	if err := c.read(payload); err != nil {
+		return err
+	}
+	if m.profile {
+		if err := c.accessToken(); err != nil {
+			return err
+		}
+	}
+	return c.checkScopes(m.scopes)
+}
+
+// fail answers a refused request.
+func (m *Middleware[T]) fail(w http.ResponseWriter, r *http.Request, err error) {
+	e := ErrorOf(err)
+	if e.Code == CodeInsufficientScope {
+		e.Scope = m.scope
+	}
+	if m.onError != nil {
+		m.onError(w, r, e)
+		return
+	}
+	e.WriteTo(w, m.realm)
+}
+
+// sameType compares JWT typ values as RFC 7515 §4.1.9 says:
+// case-insensitively, "application/" optional.
+func sameType(a, b string) bool {
+	const prefix = "application/"
+	if len(a) > len(prefix) && strings.EqualFold(a[:len(prefix)], prefix) {
+		a = a[len(prefix):]
+	}
+	return strings.EqualFold(a, b)
+}
