@@ -18,7 +18,7 @@ func TestCacheHitSkipsVerification(t *testing.T) {
 	f := newFixture(t, Config{})
 	tok := f.token(claims{})
 	for i := range 5 {
-		if w := f.do(bearer(tok), nil); w.Code != http.StatusOK {
+		if w := f.do(withToken(tok), nil); w.Code != http.StatusOK {
 			t.Fatalf("request %d: %d %s", i, w.Code, w.Body)
 		}
 	}
@@ -54,11 +54,11 @@ func TestCacheNeverPastExp(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFixture(t, Config{CacheMaxAge: time.Hour})
 			tok := f.token(claims{Claims: jwt.Claims{ExpiresAt: jwt.At(exp)}})
-			if w := f.do(bearer(tok), nil); w.Code != 200 {
+			if w := f.do(withToken(tok), nil); w.Code != 200 {
 				t.Fatalf("first request: %d", w.Code)
 			}
 			f.clock.Set(tc.at)
-			if w := f.do(bearer(tok), nil); w.Code != tc.status {
+			if w := f.do(withToken(tok), nil); w.Code != tc.status {
 				t.Errorf("status %d, want %d", w.Code, tc.status)
 			}
 			if n := f.keys.selects.Load(); n != tc.selects {
@@ -69,14 +69,14 @@ func TestCacheNeverPastExp(t *testing.T) {
 	t.Run("CacheMaxAge", func(t *testing.T) {
 		f := newFixture(t, Config{CacheMaxAge: time.Minute})
 		tok := f.token(claims{}) // exp t0+15 min
-		f.do(bearer(tok), nil)
+		f.do(withToken(tok), nil)
 		f.clock.Set(t0.Add(time.Minute - time.Nanosecond))
-		f.do(bearer(tok), nil)
+		f.do(withToken(tok), nil)
 		if n := f.keys.selects.Load(); n != 1 {
 			t.Fatalf("within CacheMaxAge: %d Select calls, want 1", n)
 		}
 		f.clock.Set(t0.Add(time.Minute))
-		if w := f.do(bearer(tok), nil); w.Code != 200 {
+		if w := f.do(withToken(tok), nil); w.Code != 200 {
 			t.Fatalf("status %d", w.Code)
 		}
 		if n := f.keys.selects.Load(); n != 2 {
@@ -108,7 +108,7 @@ func TestCacheOnlyVerified(t *testing.T) {
 	f := newFixture(t, Config{Scopes: []string{"admin"}})
 	tok := f.token(claims{Scope: "read"})
 	for range 3 {
-		if w := f.do(bearer(tok), nil); w.Code != http.StatusForbidden {
+		if w := f.do(withToken(tok), nil); w.Code != http.StatusForbidden {
 			t.Fatalf("status %d, want 403", w.Code)
 		}
 	}
@@ -125,7 +125,7 @@ func TestCacheDisabled(t *testing.T) {
 	f := newFixture(t, Config{CacheSize: -1})
 	tok := f.token(claims{})
 	for range 3 {
-		f.do(bearer(tok), nil)
+		f.do(withToken(tok), nil)
 	}
 	if n := f.keys.selects.Load(); n != 3 {
 		t.Errorf("%d Select calls, want 3", n)
@@ -139,11 +139,11 @@ func TestCacheBounded(t *testing.T) {
 	toks := make([]string, 20)
 	for i := range toks {
 		toks[i] = f.token(claims{Claims: jwt.Claims{ID: fmt.Sprint("jti-", i)}})
-		if w := f.do(bearer(toks[i]), nil); w.Code != 200 {
+		if w := f.do(withToken(toks[i]), nil); w.Code != 200 {
 			t.Fatal(w.Code)
 		}
 		// Keep token 0 recently used: it must survive.
-		f.do(bearer(toks[0]), nil)
+		f.do(withToken(toks[0]), nil)
 	}
 	if n := f.g.cache.len(); n != 8 {
 		t.Errorf("%d entries, want 8", n)
@@ -152,12 +152,12 @@ func TestCacheBounded(t *testing.T) {
 		t.Errorf("evictions %v, want 12", got)
 	}
 	before := f.keys.selects.Load()
-	f.do(bearer(toks[0]), nil)
-	f.do(bearer(toks[19]), nil)
+	f.do(withToken(toks[0]), nil)
+	f.do(withToken(toks[19]), nil)
 	if n := f.keys.selects.Load() - before; n != 0 {
 		t.Errorf("the recently used tokens were evicted (%d Select calls)", n)
 	}
-	f.do(bearer(toks[1]), nil)
+	f.do(withToken(toks[1]), nil)
 	if n := f.keys.selects.Load() - before; n != 1 {
 		t.Errorf("the least recently used token was kept (%d Select calls)", n)
 	}
@@ -189,14 +189,14 @@ func TestCacheShards(t *testing.T) {
 func TestCacheOutage(t *testing.T) {
 	f := newFixture(t, Config{})
 	known := f.token(claims{})
-	f.do(bearer(known), nil)
+	f.do(withToken(known), nil)
 	outage := fmt.Errorf("%w: test", signet.ErrUnavailable)
 	f.keys.err.Store(&outage)
-	if w := f.do(bearer(known), nil); w.Code != 200 {
+	if w := f.do(withToken(known), nil); w.Code != 200 {
 		t.Errorf("cached token during the outage: %d", w.Code)
 	}
 	fresh := f.token(claims{Claims: jwt.Claims{ID: "other"}})
-	if w := f.do(bearer(fresh), nil); w.Code != http.StatusServiceUnavailable {
+	if w := f.do(withToken(fresh), nil); w.Code != http.StatusServiceUnavailable {
 		t.Errorf("new token during the outage: %d, want 503", w.Code)
 	}
 	if _, _, err := f.g.check(fresh); !errors.Is(err, signet.ErrUnavailable) {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/signet-go/signet"
+	"github.com/signet-go/signet/bearer"
 	"github.com/signet-go/signet/internal/clip"
 	"github.com/signet-go/signet/jwt"
 )
@@ -21,7 +22,7 @@ const (
 	DefaultClaimsHeader = "X-Signet-Claims"
 	// DefaultMaxTokenSize is the largest token read (DESIGN §7b: tokens
 	// over 8 KiB are refused before parsing).
-	DefaultMaxTokenSize = 8 << 10
+	DefaultMaxTokenSize = bearer.DefaultMaxSize
 	// RequestIDHeader carries the request id to the upstream and back to
 	// the client. An incoming one is kept when it is short and plain
 	// (see requestID); else the guard makes one.
@@ -60,7 +61,8 @@ type Config struct {
 	// jwt.MaxLeeway; zero (the default) means none.
 	Leeway time.Duration
 	// MaxTokenSize is the largest token accepted, in bytes
-	// (DefaultMaxTokenSize when zero); larger ones are refused unread.
+	// (DefaultMaxTokenSize when zero, at most bearer.DefaultMaxSize, the
+	// limit of bearer.Token); larger ones are refused unread.
 	MaxTokenSize int
 	// ClaimsHeader names the header the verified claims are forwarded in
 	// (DefaultClaimsHeader when empty). Its value is the token's payload
@@ -110,6 +112,7 @@ type Guard struct {
 	now     func() time.Time
 	ids     *idSource
 	ready   func() error
+	scope   string // the required scopes, space-separated, for the 403 challenge
 }
 
 // New checks cfg and makes a Guard. Errors wrap signet.ErrMalformed (a
@@ -134,8 +137,8 @@ func New(cfg Config) (*Guard, error) {
 	if cfg.MaxTokenSize == 0 {
 		cfg.MaxTokenSize = DefaultMaxTokenSize
 	}
-	if cfg.MaxTokenSize < 0 {
-		return nil, fmt.Errorf("%w: guard: negative MaxTokenSize", signet.ErrMalformed)
+	if cfg.MaxTokenSize < 0 || cfg.MaxTokenSize > bearer.DefaultMaxSize {
+		return nil, fmt.Errorf("%w: guard: MaxTokenSize %d is not between 1 and %d", signet.ErrMalformed, cfg.MaxTokenSize, bearer.DefaultMaxSize)
 	}
 	if cfg.CacheMaxAge == 0 {
 		cfg.CacheMaxAge = DefaultCacheMaxAge
@@ -161,7 +164,7 @@ func New(cfg Config) (*Guard, error) {
 		return nil, fmt.Errorf("%w: guard: the access-token profile (RFC 9068) needs Issuer and Audience", signet.ErrMalformed)
 	}
 	for _, s := range cfg.Scopes {
-		if s == "" || strings.ContainsAny(s, " \t\r\n\"\\") {
+		if !scopeToken(s) {
 			return nil, fmt.Errorf("%w: guard: scope %q is not a scope name (RFC 6749 §3.3)", signet.ErrMalformed, clip.String(s))
 		}
 	}
@@ -195,6 +198,7 @@ func New(cfg Config) (*Guard, error) {
 		now:     cfg.Now,
 		ids:     newIDSource(),
 		ready:   func() error { return nil },
+		scope:   strings.Join(cfg.Scopes, " "),
 	}
 	if cfg.AccessToken {
 		g.policy.Type = "at+jwt"
@@ -241,16 +245,16 @@ type stateKey struct{}
 func (g *Guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	id := g.ids.requestID(r.Header.Get(RequestIDHeader))
 	w.Header().Set(RequestIDHeader, id)
-	token, err := bearerToken(r)
+	token, err := bearer.Token(r)
 	if err != nil {
-		g.refuse(w, r, id, err, false)
+		g.refuse(w, r, id, err)
 		return
 	}
 	start := time.Now()
 	v, hit, err := g.check(token)
 	g.metrics.verified(hit, time.Since(start))
 	if err != nil {
-		g.refuse(w, r, id, err, true)
+		g.refuse(w, r, id, err)
 		return
 	}
 	st := &state{id: id, claims: v.header}
@@ -372,4 +376,18 @@ func isHopByHop(name string) bool {
 		}
 	}
 	return false
+}
+
+// scopeToken reports whether s is an RFC 6749 §3.3 scope-token:
+// 1*( %x21 / %x23-5B / %x5D-7E ).
+func scopeToken(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c <= 0x20 || c >= 0x7f || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return true
 }

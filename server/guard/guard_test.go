@@ -42,43 +42,43 @@ func TestGuardRefusals(t *testing.T) {
 			tok := f.token(claims{})
 			return []string{"Bearer " + tok, "Bearer " + tok}
 		}, status: 400, code: "invalid_request"},
-		{name: "not a JWT", auth: func(*fixture) []string { return bearer("abc.def") }, status: 401, code: "invalid_token", sentinel: signet.ErrMalformed},
-		{name: "forged signature", auth: func(f *fixture) []string { return bearer(f.tokenWith(other, claims{})) },
+		{name: "not a JWT", auth: func(*fixture) []string { return withToken("abc.def") }, status: 401, code: "invalid_token", sentinel: signet.ErrMalformed},
+		{name: "forged signature", auth: func(f *fixture) []string { return withToken(f.tokenWith(other, claims{})) },
 			status: 401, code: "invalid_token", sentinel: signet.ErrSignatureInvalid},
-		{name: "expired", auth: func(f *fixture) []string { return bearer(f.token(claims{})) }, at: t0.Add(15 * time.Minute),
+		{name: "expired", auth: func(f *fixture) []string { return withToken(f.token(claims{})) }, at: t0.Add(15 * time.Minute),
 			status: 401, code: "invalid_token", sentinel: signet.ErrExpired},
 		{name: "not yet valid", auth: func(f *fixture) []string {
-			return bearer(f.token(claims{Claims: jwt.Claims{NotBefore: jwt.At(t0.Add(time.Minute))}}))
+			return withToken(f.token(claims{Claims: jwt.Claims{NotBefore: jwt.At(t0.Add(time.Minute))}}))
 		}, status: 401, code: "invalid_token", sentinel: signet.ErrNotYetValid},
 		{name: "wrong issuer", auth: func(f *fixture) []string {
-			return bearer(f.token(claims{Claims: jwt.Claims{Issuer: "https://evil.example"}}))
+			return withToken(f.token(claims{Claims: jwt.Claims{Issuer: "https://evil.example"}}))
 		}, status: 401, code: "invalid_token", sentinel: signet.ErrIssuer},
 		{name: "wrong audience", auth: func(f *fixture) []string {
-			return bearer(f.token(claims{Claims: jwt.Claims{Audience: jwt.Audience{"https://other.example"}}}))
+			return withToken(f.token(claims{Claims: jwt.Claims{Audience: jwt.Audience{"https://other.example"}}}))
 		}, status: 401, code: "invalid_token", sentinel: signet.ErrAudience},
 		{name: "missing scope", cfg: Config{Scopes: []string{"read", "write"}}, auth: func(f *fixture) []string {
-			return bearer(f.token(claims{Scope: "read"}))
+			return withToken(f.token(claims{Scope: "read"}))
 		}, status: 403, code: "insufficient_scope", sentinel: signet.ErrMissingClaim},
 		{name: "scope of another type", cfg: Config{Scopes: []string{"read"}}, auth: func(f *fixture) []string {
 			tok, err := jwt.Sign(f.key, jwt.Map{"iss": testIssuer, "aud": testAudience, "exp": t0.Add(time.Hour).Unix(), "scope": []string{"read"}})
 			if err != nil {
 				t.Fatal(err)
 			}
-			return bearer(tok)
-		}, status: 403, code: "insufficient_scope", sentinel: signet.ErrMissingClaim},
+			return withToken(tok)
+		}, status: 401, code: "invalid_token", sentinel: signet.ErrMalformed},
 		{name: "scope prefix is not the scope", cfg: Config{Scopes: []string{"read"}}, auth: func(f *fixture) []string {
-			return bearer(f.token(claims{Scope: "readonly reader"}))
+			return withToken(f.token(claims{Scope: "readonly reader"}))
 		}, status: 403, code: "insufficient_scope", sentinel: signet.ErrMissingClaim},
 		{name: "too large", auth: func(f *fixture) []string {
-			return bearer(f.token(claims{Scope: strings.Repeat("s", DefaultMaxTokenSize)}))
+			return withToken(f.token(claims{Scope: strings.Repeat("s", DefaultMaxTokenSize)}))
 		}, status: 401, code: "invalid_token", sentinel: signet.ErrTooLarge},
-		{name: "keys unavailable", outage: true, auth: func(f *fixture) []string { return bearer(f.token(claims{})) },
+		{name: "keys unavailable", outage: true, auth: func(f *fixture) []string { return withToken(f.token(claims{})) },
 			status: 503, sentinel: signet.ErrUnavailable},
 		{name: "access token profile: typ JWT", cfg: Config{AccessToken: true}, auth: func(f *fixture) []string {
-			return bearer(f.token(claims{ClientID: "svc-a"}))
+			return withToken(f.token(claims{ClientID: "svc-a"}))
 		}, status: 401, code: "invalid_token", sentinel: signet.ErrType},
 		{name: "access token profile: no client_id", cfg: Config{AccessToken: true}, auth: func(f *fixture) []string {
-			return bearer(accessToken(t, f, map[string]any{"client_id": nil}))
+			return withToken(accessToken(t, f, map[string]any{"client_id": nil}))
 		}, status: 401, code: "invalid_token", sentinel: signet.ErrMissingClaim},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -109,6 +109,9 @@ func TestGuardRefusals(t *testing.T) {
 				t.Errorf("WWW-Authenticate %q has an error code; want none (RFC 6750 §3.1)", challenge)
 			case tc.code != "" && !strings.Contains(challenge, `error="`+tc.code+`"`):
 				t.Errorf("WWW-Authenticate %q, want error %q", challenge, tc.code)
+			}
+			if tc.code == "insufficient_scope" && !strings.Contains(challenge, `scope="read write"`) {
+				t.Errorf("WWW-Authenticate %q does not name the required scopes", challenge)
 			}
 			if tc.sentinel != nil {
 				tok := strings.TrimPrefix(auth[0], "Bearer ")
@@ -152,7 +155,7 @@ func TestGuardForwards(t *testing.T) {
 		t.Run(fmt.Sprintf("ForwardToken=%v", forward), func(t *testing.T) {
 			f := newFixture(t, Config{Scopes: []string{"read"}, ForwardToken: forward, AccessToken: true})
 			tok := accessToken(t, f, nil)
-			w := f.do(bearer(tok), nil)
+			w := f.do(withToken(tok), nil)
 			if w.Code != http.StatusOK {
 				t.Fatalf("status %d: %s", w.Code, w.Body)
 			}
@@ -259,7 +262,7 @@ func TestGuardUpstreamDown(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.g = g
-	w := f.do(bearer(f.token(claims{})), nil)
+	w := f.do(withToken(f.token(claims{})), nil)
 	if w.Code != http.StatusBadGateway {
 		t.Fatalf("status %d, want 502", w.Code)
 	}
@@ -285,7 +288,7 @@ func TestGuardRequestID(t *testing.T) {
 		{strings.Repeat("a", maxRequestID+1), false},
 		{"", false},
 	} {
-		w := f.do(bearer(tok), http.Header{RequestIDHeader: {tc.in}})
+		w := f.do(withToken(tok), http.Header{RequestIDHeader: {tc.in}})
 		got := w.Header().Get(RequestIDHeader)
 		if (got == tc.in) != tc.keep || got == "" {
 			t.Errorf("incoming %q: id %q (keep %v)", tc.in, got, tc.keep)

@@ -75,7 +75,7 @@ type upstream struct {
 	got []http.Header
 }
 
-func newUpstream(t *testing.T) *upstream {
+func newUpstream(t testing.TB) *upstream {
 	u := &upstream{}
 	u.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		u.mu.Lock()
@@ -88,7 +88,7 @@ func newUpstream(t *testing.T) *upstream {
 	return u
 }
 
-func (u *upstream) url(t *testing.T) *url.URL {
+func (u *upstream) url(t testing.TB) *url.URL {
 	p, err := url.Parse(u.srv.URL)
 	if err != nil {
 		t.Fatal(err)
@@ -116,7 +116,7 @@ func (u *upstream) count() int {
 // fixture is a guard in front of a test upstream, with a signing key, a
 // counting key set and a settable clock.
 type fixture struct {
-	t     *testing.T
+	t     testing.TB
 	key   *signet.Key
 	keys  *countingKeys
 	clock *clock
@@ -131,7 +131,7 @@ const (
 
 // newFixture makes a guard with cfg (Upstream, Keys and Now are set
 // here) in front of a new upstream.
-func newFixture(t *testing.T, cfg Config) *fixture {
+func newFixture(t testing.TB, cfg Config) *fixture {
 	t.Helper()
 	key, err := signet.GenerateKeyWithID(signet.ES256, "k1")
 	if err != nil {
@@ -211,4 +211,4 @@ func (f *fixture) do(auth []string, extra http.Header) *httptest.ResponseRecorde
 	return w
 }
 
-func bearer(tok string) []string { return []string{"Bearer " + tok} }
+func withToken(tok string) []string { return []string{"Bearer " + tok} }

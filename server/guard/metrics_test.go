@@ -61,11 +61,11 @@ func TestGuardMetrics(t *testing.T) {
 		}
 	}
 	ok := f.token(claims{Scope: "read"})
-	f.do(bearer(ok), nil)
-	f.do(bearer(ok), nil)
+	f.do(withToken(ok), nil)
+	f.do(withToken(ok), nil)
 	f.do(nil, nil)
-	f.do(bearer("x.y.z"), nil)
-	f.do(bearer(f.token(claims{Scope: "write"})), nil)
+	f.do(withToken("x.y.z"), nil)
+	f.do(withToken(f.token(claims{Scope: "write"})), nil)
 	f.do([]string{"Bearer a", "Bearer b"}, nil)
 	for r, want := range map[string]float64{
 		ResultForwarded: 2, ResultNoToken: 1, ResultInvalidToken: 1, ResultInsufficientScope: 1,
@@ -138,7 +138,7 @@ func TestGuardLogsNoToken(t *testing.T) {
 		f.token(claims{Claims: jwt.Claims{Issuer: "https://evil.example"}}),
 	}
 	for _, tok := range toks {
-		f.do(bearer(tok), nil)
+		f.do(withToken(tok), nil)
 	}
 	out := logs.String()
 	if strings.Count(out, `"request_id"`) != len(toks) {

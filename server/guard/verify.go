@@ -3,12 +3,12 @@ package guard
 import (
 	"crypto/sha256"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
 
 	"github.com/signet-go/signet"
+	"github.com/signet-go/signet/bearer"
 	"github.com/signet-go/signet/internal/unsafex"
 	"github.com/signet-go/signet/jwt"
 )
@@ -23,24 +23,35 @@ type tokenClaims struct {
 
 // scopeClaim is the scope claim (RFC 8693 §4.2, RFC 9068 §2.2.3.1): a
 // string of space-separated scope names. A claim of another JSON type is
-// not an error of the token (its signature holds, and a service that asks
-// for no scope does not care); it just grants no scope.
+// no error while no scope is required (the signature holds, and the
+// service does not ask); with Config.Scopes it is malformed (401), as
+// package bearer has it.
 type scopeClaim struct {
 	value string
-	set   bool
+	bad   bool // present, not a string
 }
 
 // UnmarshalJSON implements json.Unmarshaler.
 func (s *scopeClaim) UnmarshalJSON(b []byte) error {
 	var v string
-	if json.Unmarshal(b, &v) == nil {
-		s.value, s.set = v, true
+	if json.Unmarshal(b, &v) != nil {
+		s.bad = true
+		return nil
 	}
+	s.value = v
 	return nil
 }
 
-// has reports whether every scope of want is among the claim's names.
-func (s scopeClaim) has(want []string) (missing string, ok bool) {
+// check returns an error unless every scope of want is among the claim's
+// names: bearer.ErrInsufficientScope (403), or signet.ErrMalformed for a
+// scope claim that is not a string.
+func (s scopeClaim) check(want []string) error {
+	if len(want) == 0 {
+		return nil
+	}
+	if s.bad {
+		return fmt.Errorf("%w: claim scope must be a space-separated string", signet.ErrMalformed)
+	}
 	for _, w := range want {
 		found := false
 		for name := range strings.FieldsSeq(s.value) {
@@ -50,15 +61,11 @@ func (s scopeClaim) has(want []string) (missing string, ok bool) {
 			}
 		}
 		if !found {
-			return w, false
+			return fmt.Errorf("%w: scope %q required", bearer.ErrInsufficientScope, w)
 		}
 	}
-	return "", true
+	return nil
 }
-
-// errScope marks a token that lacks a required scope: 403
-// insufficient_scope, not 401. It wraps signet.ErrMissingClaim.
-var errScope = fmt.Errorf("%w: scope", signet.ErrMissingClaim)
 
 // check verifies token, from the cache when it holds the token, and
 // returns what the guard forwards, whether it came from the cache, and
@@ -90,8 +97,8 @@ func (g *Guard) check(token string) (verified, bool, error) {
 			return verified{}, false, err
 		}
 	}
-	if missing, ok := c.Scope.has(g.cfg.Scopes); !ok {
-		return verified{}, false, fmt.Errorf("%w: %q not granted", errScope, missing)
+	if err := c.Scope.check(g.cfg.Scopes); err != nil {
+		return verified{}, false, err
 	}
 	i := strings.IndexByte(token, '.')
 	j := strings.LastIndexByte(token, '.')
@@ -143,7 +150,3 @@ func accessTokenClaims(c *tokenClaims) error {
 	}
 	return nil
 }
-
-// isUnavailable reports whether err says the key source cannot answer
-// now (503), rather than that the token is bad (401).
-func isUnavailable(err error) bool { return errors.Is(err, signet.ErrUnavailable) }
