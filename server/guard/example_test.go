@@ -52,7 +52,7 @@ func Example() {
 		Scope string `json:"scope"`
 	}
 	tok, _ := jwt.Sign(key, claims{Claims: jwt.Claims{Issuer: "https://issuer.example", Subject: "svc-a",
-		Audience: jwt.Audience{"https://api.example"}, ExpiresAt: jwt.At(time.Now().Add(time.Hour)), IssuedAt: 1}}, Scope: "read"})
+		Audience: jwt.Audience{"https://api.example"}, ExpiresAt: jwt.At(time.Now().Add(time.Hour))}, Scope: "read"})
 	for _, auth := range []string{"", "Bearer " + tok} {
 		req, _ := http.NewRequest(http.MethodGet, front.URL+"/hello", nil)
 		if auth != "" {
@@ -72,5 +72,5 @@ func Example() {
 	}
 	// Output:
 	// 401 Bearer
-	// 200 hello {"iss":"https://issuer.examp…
+	// 200 hello {"iss":"https://issuer.e…
 }
