@@ -186,10 +186,10 @@ func setExp(claims []byte, exp int64) ([]byte, error) {
 }
 
 // jwtVerify: signet jwt verify (--key F | --jwks F | --jwks-url URL)
-// [--iss S] [--aud S]... [--any-aud] [--leeway D] [--no-exp] [--alg ALG].
+// [--iss S] [--aud S]... [--any-aud] [--leeway D] [--no-exp] [--typ T] [--alg ALG]...
 // On success the claims, exactly as signed, go to stdout.
 func (c *cli) jwtVerify(args []string) error {
-	cmd := newCommand("jwt verify", "jwt verify (--key F | --jwks F | --jwks-url URL) [--iss S] [--aud S]... [--any-aud] [--leeway D] [--no-exp] [--alg ALG]... [--secret-encoding ENC] < TOKEN")
+	cmd := newCommand("jwt verify", "jwt verify (--key F | --jwks F | --jwks-url URL) [--iss S] [--aud S]... [--any-aud] [--leeway D] [--no-exp] [--typ T] [--alg ALG]... [--secret-encoding ENC] < TOKEN")
 	keyPath := cmd.fs.String("key", "", "key `file` (JWK or PEM, public or private, or a raw HMAC secret with --secret-encoding)")
 	jwksPath := cmd.fs.String("jwks", "", "JWK Set `file`; the token's kid selects the key")
 	jwksURL := cmd.fs.String("jwks-url", "", "the issuer's JWK Set `URL` (https; http only to loopback), fetched once; the token's kid selects the key")
@@ -197,6 +197,7 @@ func (c *cli) jwtVerify(args []string) error {
 	aud, anyAud := audienceFlags(cmd)
 	leeway := cmd.fs.Duration("leeway", 0, fmt.Sprintf("clock skew allowed for exp, nbf and iat, at most %v", jwt.MaxLeeway))
 	noExp := cmd.fs.Bool("no-exp", false, "accept a token without exp (exp is still checked when present)")
+	typ := cmd.fs.String("typ", "", "required typ header `T`, e.g. at+jwt for an OAuth access token (RFC 9068); default: absent or JWT")
 	var algs algList
 	cmd.fs.Var(&algs, "alg", "`ALG` for a --key file that does not name it (raw secret, RSA PEM, JWK without \"alg\"); with --jwks-url, an algorithm the token may use (repeatable; default RS256, ES256, EdDSA)")
 	secretEnc := addSecretFlag(cmd)
@@ -269,6 +270,7 @@ func (c *cli) jwtVerify(args []string) error {
 		Issuer:         *iss,
 		Audience:       *aud,
 		IgnoreAudience: *anyAud,
+		Type:           *typ,
 		Leeway:         *leeway,
 		NoExpiry:       *noExp,
 		Now:            c.now,

@@ -156,7 +156,7 @@ const usageTemplate = `Usage:
         (JWK in, JWK out; PEM in, SPKI PEM out; k4.secret in, k4.public out)
   signet jwt sign --key F [--claims F] [--exp DURATION] [--kid ID] [--alg ALG] [--secret-encoding ENC]
         sign the claims JSON (from --claims F, or stdin) as a JWT
-  signet jwt verify (--key F | --jwks F | --jwks-url URL) [--iss S] [--aud S]... [--any-aud] [--leeway D] [--no-exp] [--alg ALG]... [--secret-encoding ENC]
+  signet jwt verify (--key F | --jwks F | --jwks-url URL) [--iss S] [--aud S]... [--any-aud] [--leeway D] [--no-exp] [--typ T] [--alg ALG]... [--secret-encoding ENC]
         verify the JWT on stdin and print its claims; --jwks-url fetches
         the issuer's JWK Set (https, or http to loopback) for keys of the
         --alg algorithms (default RS256 ES256 EdDSA)
