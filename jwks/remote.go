@@ -133,7 +133,7 @@ var errNotYet = errors.New("no fetch has completed yet")
 //
 // An unknown kid may trigger one refetch: only when alg is one of
 // Options.Algorithms and kid is at most Options.MaxKeyID bytes, and at
-// most once per Options.Cooldown. The first such miss after a cooldown
+// most once per Options.Cooldown; input without a kid never does. The first such miss after a cooldown
 // starts a fetch (sent with Cache-Control: no-cache) and waits for it — at
 // most Options.FetchTimeout — and misses arriving while it runs share it;
 // when it ends, the set is searched again. Every other miss, and every miss
