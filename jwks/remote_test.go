@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -187,6 +188,7 @@ func TestServerFailures(t *testing.T) {
 	}{
 		{"500", fail500, []error{signet.ErrUnavailable}},
 		{"slower than the timeout", hang, []error{signet.ErrUnavailable, context.DeadlineExceeded}},
+		{"body slower than the timeout", slowBody, []error{signet.ErrUnavailable, context.DeadlineExceeded}},
 		{"redirect", redirect, []error{signet.ErrUnavailable}},
 		{"10 MiB, chunked", huge, []error{signet.ErrUnavailable, signet.ErrTooLarge}},
 		{"10 MiB, with Content-Length", hugeLen, []error{signet.ErrUnavailable, signet.ErrTooLarge}},
@@ -477,4 +479,39 @@ func TestBackgroundRefresh(t *testing.T) {
 	if st := r.Stats(); st.MissFetches != 0 || st.KidMisses != 0 || st.Fetches < 2 {
 		t.Fatalf("stats %+v", st)
 	}
+}
+
+// TestCloseGoroutineCount: after Close (and with the client's idle
+// connections closed) the process has no more goroutines than before New,
+// whatever the Remote went through.
+func TestCloseGoroutineCount(t *testing.T) {
+	a := genKey(t, signet.ES256, "a")
+	srv := newKeyServer(t, a)
+	tr := &http.Transport{}
+	defer tr.CloseIdleConnections()
+	before := runtime.NumGoroutine()
+	r, err := jwks.New(context.Background(), srv.url(), jwks.Options{
+		Algorithms: []signet.Algorithm{signet.ES256}, Client: &http.Client{Transport: tr}, FetchTimeout: 200 * time.Millisecond,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustSelect(t, r, "a", signet.ES256)
+	r.Select("b", signet.ES256) // a miss fetch
+	srv.setMode(hang)
+	r.Refresh(context.Background()) // a timed-out fetch
+	srv.setMode(serve)
+	go r.Refresh(context.Background()) // possibly in flight at Close
+	r.Close()
+	tr.CloseIdleConnections()
+	var now int
+	for range 100 {
+		if now = runtime.NumGoroutine(); now <= before {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+		tr.CloseIdleConnections()
+	}
+	buf := make([]byte, 1<<20)
+	t.Fatalf("%d goroutines before New, %d after Close:\n%s", before, now, buf[:runtime.Stack(buf, true)])
 }

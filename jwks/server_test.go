@@ -30,6 +30,7 @@ const (
 	huge                 // 200 with a 10 MiB body
 	hugeLen              // 200 with a 10 MiB body and its Content-Length
 	bare304              // 304 even to an unconditional request
+	slowBody             // 200, the start of the body, then nothing until the request is cancelled
 )
 
 // keyServer is a JWKS endpoint on 127.0.0.1 that a test steers: it rotates
@@ -152,6 +153,11 @@ func (s *keyServer) handle(w http.ResponseWriter, r *http.Request) {
 		return
 	case bare304:
 		w.WriteHeader(http.StatusNotModified)
+		return
+	case slowBody:
+		w.Write([]byte(`{"keys":[`))
+		w.(http.Flusher).Flush()
+		<-r.Context().Done()
 		return
 	}
 	w.Header().Set("ETag", etag)
