@@ -143,8 +143,6 @@ type wrapper interface {
 	Wrap(http.Handler) http.Handler
 }
 
-func bearerToken(tok string) string { return "Bearer " + tok }
-
 func longToken(n int) string { return strings.Repeat("a", n) }
 
 func b64(s string) string { return base64.RawURLEncoding.EncodeToString([]byte(s)) }

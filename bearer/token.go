@@ -25,10 +25,19 @@ const DefaultMaxSize = 8 << 10
 // for a token over DefaultMaxSize, refused before its characters are read
 // (401 invalid_token).
 func Token(r *http.Request) (string, error) {
-	return token(r.Header, DefaultMaxSize)
+	tok, err := token(r.Header, DefaultMaxSize)
+	if err == nil {
+		err = syntax(tok)
+	}
+	if err != nil {
+		return "", err
+	}
+	return tok, nil
 }
 
-// token is Token with the size limit max.
+// token is Token with the size limit max, without the token68 check
+// (syntax), which the middleware makes only on a token jwt refused: one
+// jwt accepts is base64url segments and dots, a token68 (verify.go).
 func token(h http.Header, max int) (string, error) {
 	vs := h["Authorization"]
 	switch len(vs) {
@@ -64,10 +73,15 @@ func token(h http.Header, max int) (string, error) {
 	if tok == "" {
 		return "", fmt.Errorf("%w: Bearer without a token", ErrInvalidRequest)
 	}
-	if !isToken68(tok) {
-		return "", fmt.Errorf("%w: bearer token is not token68", ErrInvalidRequest)
-	}
 	return tok, nil
+}
+
+// syntax refuses a token that is not a token68.
+func syntax(tok string) error {
+	if !isToken68(tok) {
+		return fmt.Errorf("%w: bearer token is not token68", ErrInvalidRequest)
+	}
+	return nil
 }
 
 // isBearer reports whether s, six bytes, is "Bearer" in any case.

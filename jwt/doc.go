@@ -78,6 +78,9 @@
 //
 // SignBytes and VerifyBytes sign and verify a JWS over any payload (the
 // RFC 7520 examples use text), with the same header rules.
+// VerifyPayload is Verify that also returns the verified claims set as
+// JSON text, for members the caller reads without T (package bearer reads
+// scope and client_id from it).
 //
 // # Performance
 //
