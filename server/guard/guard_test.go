@@ -110,7 +110,7 @@ func TestGuardRefusals(t *testing.T) {
 			case tc.code != "" && !strings.Contains(challenge, `error="`+tc.code+`"`):
 				t.Errorf("WWW-Authenticate %q, want error %q", challenge, tc.code)
 			}
-			if tc.code == "insufficient_scope" && !strings.Contains(challenge, `scope="read write"`) {
+			if tc.code == "insufficient_scope" && !strings.Contains(challenge, `scope="`+strings.Join(tc.cfg.Scopes, " ")+`"`) {
 				t.Errorf("WWW-Authenticate %q does not name the required scopes", challenge)
 			}
 			if tc.sentinel != nil {
