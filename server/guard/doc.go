@@ -43,7 +43,8 @@
 //     the claims header is removed, in any case and with '_' for '-'
 //     (CGI, WSGI, Rack and PHP read X_Signet_Claims as X-Signet-Claims);
 //     then the guard sets it once. X-Forwarded-For/-Host/-Proto are set
-//     by the guard, the client's dropped. 502 when the upstream fails.
+//     by the guard, the client's dropped; Host is the upstream's. 502
+//     when the upstream fails.
 //
 // # The claims header
 //
@@ -72,7 +73,8 @@
 // used only from the token's nbf and iat and before its exp (rounded
 // toward the stricter side, without leeway), and never longer than
 // CacheMaxAge (5 min) after the verification, so that a key withdrawn
-// from the set stops vouching for cached tokens; a clock stepping back
+// from the set stops vouching for cached tokens (a cached token also
+// passes through a key source outage for that long); a clock stepping back
 // before nbf or iat sends the token to full verification again. Refused
 // tokens are never cached. The cache holds at most CacheSize entries
 // (4096), in 16 shards with their own locks, evicting the least recently
