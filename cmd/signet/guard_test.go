@@ -449,3 +449,72 @@ func TestJWKSURLVerify(t *testing.T) {
 		t.Errorf("%d fetches for 9 runs", n)
 	}
 }
+
+// TestGuardGracefulStop: with --admin-addr, the main listener forwards
+// every path (its /readyz needs a token like any other); on SIGTERM
+// (the context's end) a request in flight completes, then the guard
+// exits 0.
+func TestGuardGracefulStop(t *testing.T) {
+	dir := t.TempDir()
+	key, err := signet.GenerateKeyWithID(signet.ES256, "k1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pub, _ := key.Public()
+	set, _ := jwk.MarshalSet(pub)
+	setFile := filepath.Join(dir, "set.json")
+	if err := os.WriteFile(setFile, set, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	arrived, release := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		once.Do(func() { close(arrived) })
+		<-release
+		fmt.Fprint(w, "done")
+	}))
+	defer up.Close()
+	g := startGuard(t, []string{"--upstream", up.URL, "--jwks", setFile, "--addr", "127.0.0.1:0",
+		"--admin-addr", "127.0.0.1:0", "--any-aud"}, nil)
+	base := "http://" + g.inst.addr
+	if code, _ := get(t, "http://"+g.inst.adminAddr+"/readyz"); code != http.StatusOK {
+		t.Fatalf("admin /readyz %d", code)
+	}
+	if code, _ := get(t, base+"/readyz"); code != http.StatusUnauthorized {
+		t.Fatalf("main /readyz without a token: %d, want 401 (forwarded path)", code)
+	}
+	tok, err := jwt.Sign(key, map[string]any{"sub": "u1", "exp": time.Now().Add(time.Hour).Unix()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	type result struct {
+		code int
+		body string
+		err  error
+	}
+	done := make(chan result, 1)
+	go func() {
+		req, _ := http.NewRequest(http.MethodGet, base+"/slow", nil)
+		req.Header.Set("Authorization", "Bearer "+tok)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			done <- result{err: err}
+			return
+		}
+		b, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		done <- result{code: res.StatusCode, body: string(b)}
+	}()
+	<-arrived
+	stopped := make(chan int, 1)
+	go func() { stopped <- g.stop() }()
+	time.Sleep(100 * time.Millisecond) // the shutdown has begun; the request is still in flight
+	close(release)
+	r := <-done
+	if r.err != nil || r.code != http.StatusOK || r.body != "done" {
+		t.Errorf("in-flight request: %d %q %v", r.code, r.body, r.err)
+	}
+	if code := <-stopped; code != exitOK {
+		t.Errorf("exit %d:\n%s", code, g.stderr)
+	}
+}
