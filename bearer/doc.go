@@ -75,7 +75,11 @@
 // more: the request copy that carries the new context, allocated with the
 // context and the claims. The token's token68 syntax is checked only when
 // jwt refuses it (a token jwt accepts is one), so that the answer is the
-// same as if it had been checked first. BenchmarkRatio measures a request
-// through the middleware against jwt.Verify and the handler called
-// directly, on the same token.
+// same as if it had been checked first. With AccessToken or Scopes, the
+// verified payload is read once more, for scope and client_id, by a
+// one-pass reader that does not allocate: about a tenth of the cost of an
+// HMAC token's verification, a few percent of an ECDSA one's, and a tenth
+// of what a second encoding/json decode would cost. BenchmarkRatio
+// measures a request through the middleware against jwt.Verify and the
+// handler called directly, on the same token.
 package bearer

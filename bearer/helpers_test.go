@@ -3,6 +3,7 @@ package bearer_test
 import (
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -105,7 +106,7 @@ func (c *countKeys) Select(kid string, alg signet.Algorithm) (signet.Candidates,
 type downKeys struct{}
 
 func (downKeys) Select(string, signet.Algorithm) (signet.Candidates, error) {
-	return signet.Candidates{}, signet.ErrUnavailable
+	return signet.Candidates{}, fmt.Errorf("%w: jwks: no good fetch for 25h", signet.ErrUnavailable)
 }
 
 // request builds a GET with the given Authorization headers.

@@ -22,8 +22,9 @@ const DefaultMaxSize = 8 << 10
 // another scheme (401 without an error code); ErrInvalidRequest for two
 // Authorization headers, a Bearer credential without a token or with
 // characters outside token68 (400 invalid_request); signet.ErrTooLarge
-// for a token over DefaultMaxSize, refused before its characters are read
-// (401 invalid_token).
+// when what follows "Bearer " (the spaces and the token) is over
+// DefaultMaxSize bytes, refused before its characters are read (401
+// invalid_token).
 func Token(r *http.Request) (string, error) {
 	tok, err := token(r.Header, DefaultMaxSize)
 	if err == nil {
