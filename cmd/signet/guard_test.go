@@ -148,7 +148,7 @@ func tokenKid(t *testing.T, tok string) string {
 func TestGuardServeRotation(t *testing.T) {
 	const (
 		rotate   = 2 * time.Second
-		duration = 9 * time.Second
+		duration = 7 * time.Second
 		clients  = 4
 	)
 	srv := startServeHooks(t, []string{"--dev", "--addr", "127.0.0.1:0"}, func(c *keys.Config) {
