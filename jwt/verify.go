@@ -193,7 +193,9 @@ func verify(keys signet.Keys, token string, p *Policy) (Header, string, error) {
 }
 
 // selectKeys calls the concrete Select of signet's key types directly, so
-// that the key ID, a view of a stack buffer, is known not to escape.
+// that the key ID, a view of a stack buffer, is known not to escape. A
+// signet.CachedKeys (jwks.Remote) is looked up the same way in its cached
+// set; only a miss goes to its Select (which may refetch), with copies.
 func selectKeys(keys signet.Keys, kid string, alg signet.Algorithm) (signet.Candidates, error) {
 	switch ks := keys.(type) {
 	case *signet.Key:

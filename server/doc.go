@@ -1,6 +1,6 @@
 // Package server is the home of signet's services: the OAuth 2.0 token
-// service that `signet serve` runs and, later, the verifying proxy of
-// `signet guard`. It is a Go module of its own (github.com/signet-go/signet/server),
+// service that `signet serve` runs and the verifying proxy of `signet
+// guard`. It is a Go module of its own (github.com/signet-go/signet/server),
 // so that its dependencies (an embedded database, a Redis client, the
 // Prometheus client) never enter the library's go.mod: users of the
 // library never download them.
@@ -17,6 +17,9 @@
 //     clients file.
 //   - keys: the signing keys' rotation (next → active → retired) and the
 //     JWKS.
+//   - guard: the verifying reverse proxy (Bearer JWT against a remote JWKS
+//     or local keys, iss/aud/scope, a bounded cache of verified tokens,
+//     the claims forwarded in a header) and its metrics.
 //   - metrics: the Prometheus metrics (client_golang) on a registry of
 //     their own, fed by the Observer hooks of oauth and keys, which
 //     themselves depend on no metrics library.

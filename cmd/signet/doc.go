@@ -1,14 +1,14 @@
 // Command signet makes keys, signs, verifies and inspects JWTs, issues and
 // checks PASETO tokens, and signs and verifies HTTP messages (RFC 9421)
 // with the signet library, from the shell; it also runs signet's OAuth 2.0
-// token service (signet serve).
+// token service (signet serve) and its verifying proxy (signet guard).
 //
 // Usage:
 //
 //	signet keygen ALG [--kid ID]
 //	signet pub [--alg ALG] < KEY
 //	signet jwt sign --key F [--claims F] [--exp DURATION] [--kid ID] [--alg ALG] [--secret-encoding ENC]
-//	signet jwt verify (--key F | --jwks F) [--iss S] [--aud S]... [--any-aud] [--leeway D] [--no-exp] [--alg ALG] [--secret-encoding ENC]
+//	signet jwt verify (--key F | --jwks F | --jwks-url URL) [--iss S] [--aud S]... [--any-aud] [--leeway D] [--no-exp] [--typ T] [--alg ALG]... [--secret-encoding ENC]
 //	signet jwt inspect
 //	signet paseto encrypt|sign --key F [--claims F] [--exp DURATION | --no-exp] [--footer S] [--implicit S]
 //	signet paseto decrypt|verify --key F [--footer S] [--implicit S] [--iss S] [--aud S]... [--any-aud] [--sub S] [--leeway D] [--no-exp]
@@ -18,6 +18,7 @@
 //	signet bench [--quick|--full] [--out DIR] [--lab DIR]
 //	signet serve --clients F [--addr 127.0.0.1:8080] [--issuer URL] [--data DIR | --redis URL] [--kek-file F] [--alg ES256] [--format jwt|paseto] [--rotate 168h] [--tls-cert F --tls-key F] [--admin-addr ADDR]
 //	signet serve --dev
+//	signet guard --upstream URL (--jwks-url URL | --key F | --jwks F) [--addr 127.0.0.1:8081] [--iss S] [--aud S]... [--any-aud] [--scope S]... [--claims-header NAME] [--admin-addr ADDR] [--alg ALG]... [--access-token] [--forward-token] [--leeway D] [--cache N]
 //	signet help
 //
 // # Keys
@@ -128,6 +129,19 @@
 //
 //	signet jwt verify --key es256.pub.jwk --aud api < token
 //	signet jwt verify --key es256.pub.jwk --aud api --aud billing < token
+//
+// --jwks-url fetches the issuer's JWK Set instead (package
+// github.com/signet-go/signet/jwks: https, or http to a loopback host;
+// no redirect; 1 MiB at most; 10 s at most for the first fetch), for
+// keys of the algorithms --alg names (repeat it or give a list; default
+// RS256, ES256 and EdDSA, one per key type, so that a published key
+// without "alg" is bound to it). A set that cannot be fetched is a
+// rejection (exit 1). --typ names the typ header required, e.g. at+jwt
+// for an OAuth access token (RFC 9068); without it typ must be absent or
+// JWT.
+//
+//	signet jwt verify --jwks-url https://auth.example.com/.well-known/jwks.json --typ at+jwt \
+//	    --iss https://auth.example.com --aud https://api.example.com < token
 //
 // jwt inspect prints the header and claims of a token on stdin without
 // checking anything, as {"header":…,"claims":…,"verified":false}, and
@@ -271,6 +285,36 @@
 // (never a secret or a token), is ready when GET /readyz answers 200,
 // and on SIGTERM or SIGINT stops accepting, lets the requests in flight
 // finish (for up to 10 s) and exits 0.
+//
+// # The guard
+//
+// guard is a verifying reverse proxy (package
+// github.com/signet-go/signet/server/guard) for services not written in
+// Go: it checks the Bearer JWT of each request against the keys of
+// --jwks-url (kept fresh in the background; --alg as for jwt verify),
+// --key or --jwks, and the policy of --iss, --aud (or --any-aud),
+// --scope (each required; repeat it or give a space-separated list),
+// --leeway and --access-token (the RFC 9068 profile), and forwards the
+// verified requests to --upstream with the claims in X-Signet-Claims
+// (--claims-header): the claims JSON exactly as signed, base64url without
+// padding. Every copy of that header a client sent is removed first (any
+// case, '_' for '-'), and so is the Authorization header unless
+// --forward-token. Refused requests get RFC 6750 answers (401 with
+// WWW-Authenticate, 400 invalid_request, 403 insufficient_scope), 503
+// while the keys are unavailable, 502 when the upstream fails. Verified
+// tokens are remembered by their SHA-256 (--cache N entries, 4096 by
+// default, 0 for none), never past exp and at most 5 min.
+//
+//	signet guard --upstream http://127.0.0.1:9000 --jwks-url https://auth.example.com/.well-known/jwks.json \
+//	    --iss https://auth.example.com --aud https://api.example.com --scope read
+//
+// It listens on 127.0.0.1:8081 unless --addr says otherwise. /healthz,
+// /readyz (200 once the keys are loaded) and /metrics (Prometheus text:
+// requests by result, verification latency, cache hits and misses, the
+// key set's fetches, errors and kid misses) answer beside the proxied
+// paths, or on --admin-addr alone. guard logs JSON lines on stderr, one
+// per refused request with its request id (never a token); SIGHUP
+// refetches the key set; SIGTERM or SIGINT stops it gracefully (exit 0).
 //
 // # Exit status
 //

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -11,6 +12,7 @@ import (
 	"github.com/signet-go/signet/internal/claimcheck"
 	"github.com/signet-go/signet/internal/clip"
 	"github.com/signet-go/signet/internal/jsonx"
+	"github.com/signet-go/signet/jwks"
 	"github.com/signet-go/signet/jwt"
 )
 
@@ -183,38 +185,57 @@ func setExp(claims []byte, exp int64) ([]byte, error) {
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
-// jwtVerify: signet jwt verify (--key F | --jwks F) [--iss S] [--aud S]... [--any-aud]
-// [--leeway D] [--no-exp] [--alg ALG]. On success the claims, exactly as
-// signed, go to stdout.
+// jwtVerify: signet jwt verify (--key F | --jwks F | --jwks-url URL)
+// [--iss S] [--aud S]... [--any-aud] [--leeway D] [--no-exp] [--typ T] [--alg ALG]...
+// On success the claims, exactly as signed, go to stdout.
 func (c *cli) jwtVerify(args []string) error {
-	cmd := newCommand("jwt verify", "jwt verify (--key F | --jwks F) [--iss S] [--aud S]... [--any-aud] [--leeway D] [--no-exp] [--alg ALG] [--secret-encoding ENC] < TOKEN")
+	cmd := newCommand("jwt verify", "jwt verify (--key F | --jwks F | --jwks-url URL) [--iss S] [--aud S]... [--any-aud] [--leeway D] [--no-exp] [--typ T] [--alg ALG]... [--secret-encoding ENC] < TOKEN")
 	keyPath := cmd.fs.String("key", "", "key `file` (JWK or PEM, public or private, or a raw HMAC secret with --secret-encoding)")
 	jwksPath := cmd.fs.String("jwks", "", "JWK Set `file`; the token's kid selects the key")
+	jwksURL := cmd.fs.String("jwks-url", "", "the issuer's JWK Set `URL` (https; http only to loopback), fetched once; the token's kid selects the key")
 	iss := cmd.fs.String("iss", "", "required issuer (iss claim)")
 	aud, anyAud := audienceFlags(cmd)
 	leeway := cmd.fs.Duration("leeway", 0, fmt.Sprintf("clock skew allowed for exp, nbf and iat, at most %v", jwt.MaxLeeway))
 	noExp := cmd.fs.Bool("no-exp", false, "accept a token without exp (exp is still checked when present)")
-	algName := cmd.fs.String("alg", "", "`ALG` for a --key file that does not name it (raw secret, RSA PEM, JWK without \"alg\")")
+	typ := cmd.fs.String("typ", "", "required typ header `T`, e.g. at+jwt for an OAuth access token (RFC 9068); default: absent or JWT")
+	var algs algList
+	cmd.fs.Var(&algs, "alg", "`ALG` for a --key file that does not name it (raw secret, RSA PEM, JWK without \"alg\"); with --jwks-url, an algorithm the token may use (repeatable; default RS256, ES256, EdDSA)")
 	secretEnc := addSecretFlag(cmd)
 	pos, set, err := c.parse(cmd, args)
 	if err != nil {
 		return err
 	}
+	sources := 0
+	for _, s := range []string{*keyPath, *jwksPath, *jwksURL} {
+		if s != "" {
+			sources++
+		}
+	}
 	switch {
 	case len(pos) != 0:
 		return cmd.usageErr("unexpected argument %q (the token is read from stdin)", clip.String(pos[0]))
-	case (*keyPath == "") == (*jwksPath == ""):
-		return cmd.usageErr("give exactly one of --key and --jwks")
+	case sources != 1:
+		return cmd.usageErr("give exactly one of --key, --jwks and --jwks-url")
 	case *jwksPath != "" && set["alg"]:
-		return cmd.usageErr("--alg applies to --key; a JWK Set names each key's algorithm")
+		return cmd.usageErr("--alg applies to --key and --jwks-url; a JWK Set file names each key's algorithm")
+	case *keyPath != "" && len(algs) > 1:
+		return cmd.usageErr("--key takes one --alg")
 	case *leeway < 0 || *leeway > jwt.MaxLeeway:
 		return cmd.usageErr("--leeway must be between 0 and %v", jwt.MaxLeeway)
 	case len(*aud) > 0 && *anyAud:
 		return cmd.usageErr("give --aud or --any-aud, not both")
 	}
-	alg, err := cmd.jwsAlg(*algName, set["alg"])
-	if err != nil {
-		return err
+	for i := range algs {
+		if algs[i], err = cmd.jwsAlg(string(algs[i]), true); err != nil {
+			return err
+		}
+		if *jwksURL != "" && algs[i].Symmetric() {
+			return cmd.usageErr("--alg %s uses a shared secret, which never comes from a published key set", algs[i])
+		}
+	}
+	var alg signet.Algorithm
+	if *keyPath != "" && len(algs) == 1 {
+		alg = algs[0]
 	}
 	enc, err := cmd.secretEncoding(*secretEnc, set, alg)
 	if err != nil {
@@ -222,10 +243,21 @@ func (c *cli) jwtVerify(args []string) error {
 	}
 
 	var keys signet.Keys
-	if *keyPath != "" {
+	switch {
+	case *keyPath != "":
 		keys, err = loadJWSKey(*keyPath, alg, enc)
-	} else {
+	case *jwksPath != "":
 		keys, err = loadKeySet(*jwksPath)
+	default:
+		if len(algs) == 0 {
+			algs = defaultRemoteAlgorithms
+		}
+		var remote *jwks.Remote
+		remote, err = c.fetchKeySet(*jwksURL, algs)
+		if remote != nil {
+			defer remote.Close()
+			keys = remote
+		}
 	}
 	if err != nil {
 		return err
@@ -238,6 +270,7 @@ func (c *cli) jwtVerify(args []string) error {
 		Issuer:         *iss,
 		Audience:       *aud,
 		IgnoreAudience: *anyAud,
+		Type:           *typ,
 		Leeway:         *leeway,
 		NoExpiry:       *noExp,
 		Now:            c.now,
@@ -249,6 +282,23 @@ func (c *cli) jwtVerify(args []string) error {
 	}
 	_, err = fmt.Fprintf(c.stdout, "%s\n", claims)
 	return err
+}
+
+// fetchKeySet fetches the JWK Set at url for jwt verify --jwks-url: a
+// jwks.Remote that has made its first fetch (within jwks's start and
+// fetch timeouts). A URL the remote set refuses (plain http to a host
+// that is not loopback, …) is a usage error; a set that could not be
+// fetched, a rejection (exit 1).
+func (c *cli) fetchKeySet(url string, algs []signet.Algorithm) (*jwks.Remote, error) {
+	remote, err := jwks.New(context.Background(), url, jwks.Options{Algorithms: algs})
+	if err != nil {
+		return nil, &usageError{msg: "jwt verify: --jwks-url: " + err.Error()}
+	}
+	if err := remote.Ready(); err != nil {
+		remote.Close()
+		return nil, fmt.Errorf("--jwks-url %s: %w", clip.String(url), err)
+	}
+	return remote, nil
 }
 
 // loadJWSKey is loadKey for the jwt commands: a PASETO key (a PASERK) or

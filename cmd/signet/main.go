@@ -32,6 +32,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		// serve runs until a signal and writes as it goes, unbuffered.
 		return runServe(args[1:], stdout, stderr, processSignals)
 	}
+	if len(args) > 0 && args[0] == "guard" {
+		// guard, too, runs until a signal.
+		return runGuard(args[1:], stdout, stderr, processSignals)
+	}
 	c := &cli{stdin: stdin, stderr: stderr, now: time.Now}
 	return c.main(args, stdout)
 }
@@ -152,8 +156,10 @@ const usageTemplate = `Usage:
         (JWK in, JWK out; PEM in, SPKI PEM out; k4.secret in, k4.public out)
   signet jwt sign --key F [--claims F] [--exp DURATION] [--kid ID] [--alg ALG] [--secret-encoding ENC]
         sign the claims JSON (from --claims F, or stdin) as a JWT
-  signet jwt verify (--key F | --jwks F) [--iss S] [--aud S]... [--any-aud] [--leeway D] [--no-exp] [--alg ALG] [--secret-encoding ENC]
-        verify the JWT on stdin and print its claims
+  signet jwt verify (--key F | --jwks F | --jwks-url URL) [--iss S] [--aud S]... [--any-aud] [--leeway D] [--no-exp] [--typ T] [--alg ALG]... [--secret-encoding ENC]
+        verify the JWT on stdin and print its claims; --jwks-url fetches
+        the issuer's JWK Set (https, or http to loopback) for keys of the
+        --alg algorithms (default RS256 ES256 EdDSA)
   signet jwt inspect
         print the header and claims of the JWT on stdin, NOT verified
   signet paseto encrypt|sign --key F [--claims F] [--exp DURATION | --no-exp] [--footer S] [--implicit S]
@@ -186,6 +192,18 @@ const usageTemplate = `Usage:
   signet serve --dev [--addr 127.0.0.1:8080]
         an in-memory instance for trying it out: prints a client id, its
         secret and a curl line that gets a token
+  signet guard --upstream URL (--jwks-url URL | --key F | --jwks F) [--addr 127.0.0.1:8081]
+               [--iss S] [--aud S]... [--any-aud] [--scope S]... [--claims-header NAME]
+               [--admin-addr ADDR] [--alg ALG]... [--access-token] [--forward-token]
+               [--leeway D] [--cache N]
+        a verifying reverse proxy: checks each request's Bearer JWT (keys
+        from the JWK Set URL, kept fresh, or from files; iss, aud, scope),
+        forwards it to the upstream with the claims in X-Signet-Claims
+        (base64url of the claims JSON as signed; every incoming copy
+        removed) and without the Authorization header (--forward-token
+        keeps it); RFC 6750 answers, 503 when the keys are unavailable;
+        JSON logs on stderr, SIGTERM stops it gracefully, SIGHUP
+        refetches the key set, ready when GET /readyz answers 200
   signet help
         print this help
 

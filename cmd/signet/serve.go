@@ -63,6 +63,9 @@ type serveHooks struct {
 	ready func(*instance)
 	// getenv reads the environment (os.Getenv when nil).
 	getenv func(string) string
+	// keys, when set, adjusts the key manager's configuration (tests
+	// shorten MaxAge and Reload to rotate in seconds).
+	keys func(*keys.Config)
 }
 
 // instance is a running service, as the ready hook sees it.
@@ -262,7 +265,11 @@ func runService(ctx context.Context, cfg *serveConfig, stdout io.Writer, logger 
 	}
 
 	m := metrics.New()
-	km, err := keys.New(store, keys.Config{Algorithm: cfg.alg, Rotate: cfg.rotate, KEK: kek, Logger: logger, Observer: m})
+	kc := keys.Config{Algorithm: cfg.alg, Rotate: cfg.rotate, KEK: kek, Logger: logger, Observer: m}
+	if hooks.keys != nil {
+		hooks.keys(&kc)
+	}
+	km, err := keys.New(store, kc)
 	if err != nil {
 		return &usageError{msg: "serve: " + err.Error()}
 	}
