@@ -143,6 +143,21 @@ func TestJose(t *testing.T) {
 		c.generate = len(req.Generate)
 		req.Generate = append(req.Generate, generateCase{Alg: alg, Kid: c.genKid, Claims: c.genSent})
 	}
+	// RFC 9864: jose 6 also signs Ed25519 under the fully-specified alg
+	// "Ed25519", with signet's EdDSA key and with a key of its own; signet
+	// verifies both with its EdDSA keys.
+	var ed *algCase
+	for _, c := range cases {
+		if c.alg == signet.EdDSA {
+			ed = c
+		}
+	}
+	if ed == nil {
+		t.Fatal("no EdDSA case")
+	}
+	edSign, edGenerate := len(req.Sign), len(req.Generate)
+	req.Sign = append(req.Sign, signCase{Alg: fullySpecifiedEd25519, JWK: marshalJWK(t, ed.key, true), Claims: ed.joseSent})
+	req.Generate = append(req.Generate, generateCase{Alg: fullySpecifiedEd25519, Kid: ed.genKid, Claims: ed.genSent})
 	prepared := time.Now()
 
 	var resp peerResponse
@@ -193,7 +208,37 @@ func TestJose(t *testing.T) {
 			})
 		})
 	}
+	t.Run("Ed25519", func(t *testing.T) {
+		t.Run("jose_to_signet", func(t *testing.T) {
+			checkHeaderAlg(t, resp.Signed[edSign].Token, fullySpecifiedEd25519)
+			checkSignetVerifies(t, ed, resp.Signed[edSign], set)
+		})
+		t.Run("jose_key_to_signet", func(t *testing.T) {
+			checkHeaderAlg(t, resp.Generated[edGenerate].Token, fullySpecifiedEd25519)
+			checkJoseKey(t, ed, resp.Generated[edGenerate])
+		})
+	})
 	t.Logf("total %v", time.Since(start).Round(time.Millisecond))
+}
+
+// fullySpecifiedEd25519 is RFC 9864's JWS name for EdDSA on Ed25519, which
+// signet reads as signet.EdDSA (it is no signet.Algorithm of its own).
+const fullySpecifiedEd25519 signet.Algorithm = "Ed25519"
+
+// checkHeaderAlg: token's protected header names alg.
+func checkHeaderAlg(t *testing.T, token string, alg signet.Algorithm) {
+	t.Helper()
+	h, _, _ := strings.Cut(token, ".")
+	raw, err := base64.RawURLEncoding.DecodeString(h)
+	if err != nil {
+		t.Fatalf("header of %q: %v", token, err)
+	}
+	var hdr struct {
+		Alg string `json:"alg"`
+	}
+	if err := json.Unmarshal(raw, &hdr); err != nil || hdr.Alg != string(alg) {
+		t.Fatalf("jose's header %s (%v), want alg %s", raw, err, alg)
+	}
 }
 
 // newAlgCases makes the keys and signet's tokens, one goroutine per

@@ -20,6 +20,12 @@
 // ParseKeyFor also pins keys that do have "alg": a JWK naming another
 // algorithm fails with signet.ErrAlgorithmMismatch.
 //
+// An Ed25519 JWK ("kty":"OKP","crv":"Ed25519") may say "alg":"EdDSA" (RFC
+// 8037) or "alg":"Ed25519", the fully-specified name RFC 9864 gives the
+// same algorithm (and which jose 6 and openid-client 6 use): both read as
+// a signet.EdDSA key, and ParseKeyFor(data, signet.EdDSA) accepts both.
+// The lowercase "ed25519" is the RFC 9421 algorithm, signet.Ed25519.
+//
 // # Verifying with a published key set
 //
 // ParseSet reads {"keys":[...]} into a *signet.KeySet, which selects the key
@@ -58,7 +64,8 @@
 // Output always carries "kty", "use":"sig", "alg" and "kid" (when the key
 // has one), so that ParseKey and ParseSet, here or elsewhere, read it back
 // bound to the same algorithm. Member order is fixed: equal keys encode to
-// equal bytes.
+// equal bytes. An EdDSA key is written with "alg":"EdDSA", the name every
+// JOSE implementation reads, RFC 9864's "Ed25519" being newer.
 //
 // Thumbprint gives a key a stable identifier derived from its public
 // members alone, handy as a key ID:

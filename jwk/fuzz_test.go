@@ -43,6 +43,8 @@ func seedKeys(f testing.TB) [][]byte {
 		[]byte(`{"kty":"oct","alg":"HS256","k":"AQIDBAUGBwgJCgsMDQ4PEBESExQVFhcYGRobHB0eHyA=","k":"x"}`),
 		[]byte(`{"kty":"EC","crv":"P-256","alg":"ES256","x":"AAAA","y":"AAAA"}`),
 		[]byte(`{"kty":"OKP","crv":"X25519","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo"}`),
+		[]byte(`{"kty":"OKP","crv":"Ed25519","alg":"Ed25519","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo"}`),
+		[]byte(`{"kty":"OKP","crv":"Ed448","alg":"Ed448","x":"AAAA"}`),
 		[]byte(`{"kty":"RSA","alg":"RS256","n":"AQAB","e":"AQAB","d":"AQAB","p":"AQ","q":"AQ"}`),
 		[]byte(`{"kty":"RSA","alg":"PS256","n":"AQAB","e":"AQAB","oth":[{"r":"AQ"}]}`),
 		[]byte(`{"kty":"EC","key_ops":["sign","sign"],"ext":{"a":[1,{"b":null}]}}`),

@@ -29,8 +29,9 @@ const MaxKeySize = 64 << 10
 //
 // Supported key types: "oct" (HS256/384/512), "RSA" (RS* and PS*), "EC"
 // with "P-256", "P-384", "P-521" (ES256, ES384, ES512) and "OKP" with
-// "Ed25519" (EdDSA, RFC 8037), and the same key types for the RFC 9421
-// algorithms (hmac-sha256, rsa-pss-sha512, rsa-v1_5-sha256,
+// "Ed25519" (EdDSA, RFC 8037; "alg" "EdDSA" or its RFC 9864 name
+// "Ed25519", both read as signet.EdDSA), and the same key types for the
+// RFC 9421 algorithms (hmac-sha256, rsa-pss-sha512, rsa-v1_5-sha256,
 // ecdsa-p256-sha256, ecdsa-p384-sha384, ed25519), which a JWK names in
 // "alg" as RFC 9421 does. The result can sign when the JWK holds the
 // private members ("k", "d"), otherwise it can only verify. "kid" becomes
@@ -228,6 +229,7 @@ func parseMembers(m members, alg signet.Algorithm, public bool) (*signet.Key, er
 	if err != nil {
 		return nil, err
 	}
+	named = jwsName(named)
 	switch {
 	case alg == "" && !hasAlg:
 		return nil, fmt.Errorf("%w: JWK has no \"alg\"; the algorithm must be given (ParseKeyFor)", signet.ErrUnsupported)
@@ -263,6 +265,17 @@ func parseMembers(m members, alg signet.Algorithm, public bool) (*signet.Key, er
 		return nil, err
 	}
 	return k.WithKeyID(kid), nil
+}
+
+// jwsName maps a JWK "alg" to signet's name for it: "Ed25519", the
+// fully-specified JOSE name RFC 9864 gives EdDSA on the Ed25519 curve, is
+// signet.EdDSA (signet's EdDSA is Ed25519 only). The lowercase "ed25519"
+// stays the RFC 9421 algorithm signet.Ed25519.
+func jwsName(alg string) string {
+	if alg == "Ed25519" {
+		return string(signet.EdDSA)
+	}
+	return alg
 }
 
 // checkUsage enforces "use" (RFC 7517 §4.2) and "key_ops" (§4.3): a key

@@ -374,6 +374,13 @@ func TestParseKeyRejects(t *testing.T) {
 		{"RSA as ES256", rsaPub.with("alg", "ES256").json(t), "", signet.ErrAlgorithmMismatch},
 		{"EC as EdDSA", ecPub.with("alg", "EdDSA").json(t), "", signet.ErrAlgorithmMismatch},
 		{"OKP as ES256", ed.with("alg", "ES256").json(t), "", signet.ErrAlgorithmMismatch},
+		{"EC as Ed25519 (RFC 9864)", ecPub.with("alg", "Ed25519").json(t), "", signet.ErrAlgorithmMismatch},
+		{"alg Ed25519 with ParseKeyFor ES256", ed.with("alg", "Ed25519").json(t), signet.ES256, signet.ErrAlgorithmMismatch},
+		{"alg Ed25519 with ParseKeyFor ed25519 (RFC 9421)", ed.with("alg", "Ed25519").json(t), signet.Ed25519, signet.ErrAlgorithmMismatch},
+		{"alg ed25519 (RFC 9421) with ParseKeyFor EdDSA", ed.with("alg", "ed25519").json(t), signet.EdDSA, signet.ErrAlgorithmMismatch},
+		{"alg Ed448 on an Ed25519 key", ed.with("alg", "Ed448").json(t), "", signet.ErrUnsupported},
+		{"alg Ed25519 on an Ed448 key", ed.with("alg", "Ed25519", "crv", "Ed448").json(t), "", signet.ErrUnsupported},
+		{"alg ED25519", ed.with("alg", "ED25519").json(t), "", signet.ErrUnsupported},
 		{"wrong crv for alg", ecPub.with("alg", "ES384").json(t), "", signet.ErrAlgorithmMismatch},
 		{"P-256 with ParseKeyFor ES512", ecPub.with("alg", nil).json(t), signet.ES512, signet.ErrAlgorithmMismatch},
 		{"unknown crv", ecPub.with("crv", "secp256k1").json(t), "", signet.ErrUnsupported},
@@ -495,5 +502,35 @@ func TestMarshalRejects(t *testing.T) {
 	}
 	if _, err := jwk.MarshalPublic(keys(t)[signet.HS384]); !errors.Is(err, signet.ErrKeyUsage) {
 		t.Fatalf("MarshalPublic(HS384): %v", err)
+	}
+}
+
+// TestEd25519AlgName: a JWK with "alg":"Ed25519", RFC 9864's
+// fully-specified name for EdDSA (jose 6 and openid-client 6 write it),
+// is an EdDSA key: ParseKey binds it to signet.EdDSA, ParseKeyFor(EdDSA)
+// accepts it, its thumbprint is RFC 8037 A.3's (RFC 7638 leaves "alg"
+// out), and it is written back with "alg":"EdDSA".
+func TestEd25519AlgName(t *testing.T) {
+	ed := vectorObject(t, "rfc8037-a4-eddsa.json").with("alg", "Ed25519", "kid", "k1")
+	for name, data := range map[string][]byte{"private": ed.json(t), "public": ed.with("d", nil).json(t)} {
+		t.Run(name, func(t *testing.T) {
+			for _, alg := range []signet.Algorithm{"", signet.EdDSA} {
+				k, err := jwk.ParseKeyFor(data, alg)
+				if err != nil {
+					t.Fatalf("ParseKeyFor(%q): %v", alg, err)
+				}
+				if k.Algorithm() != signet.EdDSA || k.KeyID() != "k1" || k.CanSign() != (name == "private") {
+					t.Fatalf("ParseKeyFor(%q): alg %s kid %q can sign %v", alg, k.Algorithm(), k.KeyID(), k.CanSign())
+				}
+				tp, err := jwk.Thumbprint(k)
+				if err != nil || tp != loadVector(t, "rfc8037-a3-thumbprint.json").Thumbprint {
+					t.Fatalf("thumbprint %s, %v", tp, err)
+				}
+				out, err := jwk.MarshalPublic(k)
+				if err != nil || !strings.Contains(string(out), `"alg":"EdDSA"`) {
+					t.Fatalf("MarshalPublic: %s, %v", out, err)
+				}
+			}
+		})
 	}
 }

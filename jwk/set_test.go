@@ -66,6 +66,7 @@ func TestSetSkips(t *testing.T) {
 		rsaPub.with("kid", "rsa", "alg", "PS256"),
 		ecPub.with("kid", "ec", "alg", "ES256", "use", "sig"),
 		ed.with("kid", "ed", "alg", "EdDSA", "key_ops", []string{"verify"}),
+		ed.with("kid", "ed-9864", "alg", "Ed25519"), // RFC 9864's name: an EdDSA key
 		{"kty": "oct", "kid": "mac", "alg": "HS256", "k": b64(bytes.Repeat([]byte{1}, 32))},
 		// Private members are not read: a multi-prime key's public half
 		// is an RSA public key like any other.
@@ -78,6 +79,7 @@ func TestSetSkips(t *testing.T) {
 		ecPub.with("kid", "ecdh", "alg", "ECDH-ES", "key_ops", []string{"deriveKey"}),
 		ecPub.with("kid", "k1", "alg", "ES256", "crv", "secp256k1", "x", "garbage!", "y", "garbage!"),
 		ed.with("kid", "x25519", "crv", "X25519", "alg", "EdDSA"),
+		ed.with("kid", "ed448", "crv", "Ed448", "alg", "Ed448", "x", b64(make([]byte, 57))),
 		{"kty": "AKP", "kid": "pq", "alg": "ML-DSA-44", "pub": "AAAA"},
 		{"kty": "oct", "kid": "wrap", "alg": "A128KW", "k": b64(make([]byte, 16))},
 		{"kty": "oct", "kid": "enc-mac", "alg": "HS256", "use": "enc", "k": "not base64 at all"},
@@ -98,8 +100,11 @@ func TestSetSkips(t *testing.T) {
 	for _, k := range set.Keys() {
 		kids = append(kids, k.KeyID())
 	}
-	if got := strings.Join(kids, ","); got != "rsa,ec,ed,mac,multi" {
-		t.Fatalf("kept %s, want rsa,ec,ed,mac,multi", got)
+	if got := strings.Join(kids, ","); got != "rsa,ec,ed,ed-9864,mac,multi" {
+		t.Fatalf("kept %s, want rsa,ec,ed,ed-9864,mac,multi", got)
+	}
+	if k, ok := set.Lookup("ed-9864"); !ok || k.Algorithm() != signet.EdDSA {
+		t.Fatal("the Ed25519 key is not bound to EdDSA")
 	}
 	if k, ok := set.Lookup("rsa"); !ok || k.Algorithm() != signet.PS256 {
 		t.Fatal("rsa key not bound to its alg")

@@ -37,7 +37,11 @@
 //	if errors.Is(err, signet.ErrExpired) { … }
 //
 // keys is a *signet.Key or a *signet.KeySet: the key decides the
-// algorithm, and a header naming another is refused. The zero Policy is the
+// algorithm, and a header naming another is refused. An EdDSA key (signet's
+// EdDSA is Ed25519 only) accepts the header alg "EdDSA" (RFC 8037) and
+// "Ed25519", the fully-specified name RFC 9864 registers for the same
+// algorithm (openid-client 6 and jose 6 write it); Sign writes "EdDSA",
+// which every JOSE implementation reads. "Ed448" is not supported. The zero Policy is the
 // safe default: exp is required (opt out with NoExpiry) and a token is
 // expired at exp, no clock leeway (at most MaxLeeway), typ absent or
 // "JWT", tokens up to DefaultMaxSize.

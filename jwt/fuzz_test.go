@@ -23,6 +23,7 @@ func FuzzVerify(f *testing.F) {
 		f.Add(craft(f, key, `{"alg":"HS256","typ":"JWT"}`, c))
 		f.Add(craft(f, key, `{"alg":"HS256","kid":"k\u0031","crit":["x"]}`, c))
 	}
+	f.Add(craft(f, key, `{"alg":"Ed25519"}`, `{}`)) // EdDSA's RFC 9864 name, not this key's
 	f.Add("eyJhbGciOiJub25lIn0.e30.")
 	f.Add("....")
 	f.Add("a.b.c")

@@ -13,7 +13,7 @@ import (
 // signet acts on. Members that name keys or URLs (jwk, jku, x5u, x5c, kid
 // aside) are never trusted or fetched: the caller's keys decide.
 type Header struct {
-	Algorithm   signet.Algorithm // alg: always the verifying key's algorithm
+	Algorithm   signet.Algorithm // alg: always the verifying key's algorithm (EdDSA for a header alg "Ed25519")
 	KeyID       string           // kid, "" when absent
 	Type        string           // typ, "" when absent
 	ContentType string           // cty, "" when absent
@@ -37,7 +37,7 @@ func parseHeader(s string) (Header, error) {
 		case "alg":
 			var a string
 			a, err = headerString("alg", v)
-			h.Algorithm, hasAlg = signet.Algorithm(a), true
+			h.Algorithm, hasAlg = headerAlg(a), true
 		case "kid":
 			h.KeyID, err = headerString("kid", v)
 		case "typ":
@@ -84,7 +84,7 @@ func fastHeader(s string) (Header, bool) {
 	if alg, rest, ok = plainValue(rest); !ok || isNone(alg) {
 		return h, false
 	}
-	h.Algorithm = signet.Algorithm(alg)
+	h.Algorithm = headerAlg(alg)
 	if r, found := strings.CutPrefix(rest, `,"kid":"`); found {
 		if h.KeyID, rest, ok = plainValue(r); !ok {
 			return h, false
@@ -141,6 +141,20 @@ func critError(v string) error {
 		return fmt.Errorf("%w: crit must be a non-empty array of names", signet.ErrMalformed)
 	}
 	return fmt.Errorf("%w: critical header extension %q", signet.ErrUnsupported, names)
+}
+
+// headerAlg names the algorithm a header's alg asks for. "Ed25519", the
+// fully-specified name RFC 9864 gives EdDSA with the Ed25519 parameter set
+// (and prefers to the polymorphic "EdDSA" of RFC 8037), is signet.EdDSA:
+// signet's EdDSA is Ed25519 and nothing else, so both names ask for the
+// same check by the same key. The key still decides: an "Ed25519" header
+// meets an ES256 or HS256 key with ErrAlgorithmMismatch, like "EdDSA". The
+// lowercase "ed25519" stays the RFC 9421 algorithm, which is no JWS one.
+func headerAlg(a string) signet.Algorithm {
+	if a == "Ed25519" {
+		return signet.EdDSA
+	}
+	return signet.Algorithm(a)
 }
 
 func isNone(alg string) bool {

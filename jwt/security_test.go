@@ -104,6 +104,11 @@ func TestSecurity(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	edHTTP := mustKey(t, signet.Ed25519)
+	edSet, err := signet.NewKeySet(pub(t, ed).WithKeyID("ed-1"), hs.WithKeyID("hmac-1"))
+	if err != nil {
+		t.Fatal(err)
+	}
 
 	// ECDSA signatures: r = s = 0, r = n, and a valid signature in DER.
 	esInput := b64.EncodeToString([]byte(`{"alg":"ES256"}`)) + "." + b64.EncodeToString([]byte(good))
@@ -142,6 +147,21 @@ func TestSecurity(t *testing.T) {
 		{"ES256 key, header says ES384", esPub, craft(t, es, `{"alg":"ES384"}`, good), jwt.Policy{}, signet.ErrAlgorithmMismatch},
 		{"unknown alg", hs, craft(t, hs, `{"alg":"HS257"}`, good), jwt.Policy{}, signet.ErrAlgorithmMismatch},
 		{"PASETO key named by a JWS header", pub(t, v4pub), craft(t, v4pub, `{"alg":"v4.public"}`, good), jwt.Policy{}, signet.ErrAlgorithmMismatch},
+
+		// "Ed25519" (RFC 9864) is EdDSA's fully-specified name: an EdDSA
+		// key accepts it, and only an EdDSA key does.
+		{"EdDSA key, header says Ed25519", pub(t, ed), craft(t, ed, `{"alg":"Ed25519"}`, good), jwt.Policy{}, nil},
+		{"EdDSA key in a set, header says Ed25519", edSet, craft(t, ed, `{"alg":"Ed25519","kid":"ed-1"}`, good), jwt.Policy{}, nil},
+		{"Ed25519 header signed by another Ed25519 key", pub(t, ed), craft(t, attackerEd, `{"alg":"Ed25519"}`, good), jwt.Policy{}, signet.ErrSignatureInvalid},
+		{"ES256 key, header says Ed25519", esPub, craft(t, ed, `{"alg":"Ed25519"}`, good), jwt.Policy{}, signet.ErrAlgorithmMismatch},
+		{"HS256 key, header says Ed25519", hs, craft(t, hs, `{"alg":"Ed25519"}`, good), jwt.Policy{}, signet.ErrAlgorithmMismatch},
+		{"Ed25519 header with an HMAC key's kid in a set", edSet, craft(t, hs, `{"alg":"Ed25519","kid":"hmac-1"}`, good), jwt.Policy{}, signet.ErrAlgorithmMismatch},
+		{"RFC 9421 ed25519 key, header says Ed25519", pub(t, edHTTP), craft(t, edHTTP, `{"alg":"Ed25519"}`, good), jwt.Policy{}, signet.ErrAlgorithmMismatch},
+		{"PASETO v4.public key, header says Ed25519", pub(t, v4pub), craft(t, v4pub, `{"alg":"Ed25519"}`, good), jwt.Policy{}, signet.ErrAlgorithmMismatch},
+		{"EdDSA key, header says Ed448", pub(t, ed), craft(t, ed, `{"alg":"Ed448"}`, good), jwt.Policy{}, signet.ErrAlgorithmMismatch},
+		{"EdDSA key, header says ed25519 (RFC 9421's name)", pub(t, ed), craft(t, ed, `{"alg":"ed25519"}`, good), jwt.Policy{}, signet.ErrAlgorithmMismatch},
+		{"EdDSA key, header says ED25519", pub(t, ed), craft(t, ed, `{"alg":"ED25519"}`, good), jwt.Policy{}, signet.ErrAlgorithmMismatch},
+		{"EdDSA key, header says Ed25519 with an escape", pub(t, ed), craft(t, ed, `{"alg":"Ed2551\u0039"}`, good), jwt.Policy{}, nil},
 
 		// Tampering.
 		{"signed by another key", hs, craft(t, attacker, hdr, good), jwt.Policy{}, signet.ErrSignatureInvalid},

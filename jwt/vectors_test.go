@@ -164,3 +164,68 @@ func kidOf(hdr []byte) string {
 	_ = json.Unmarshal(hdr, &h)
 	return h.Kid
 }
+
+// joseEd25519Token is RFC 8037 A.4's payload signed with its A.1 key under
+// the header {"alg":"Ed25519"}, RFC 9864's fully-specified name for
+// EdDSA, by npm jose 6.2.17 (CompactSign, importJWK(key, "Ed25519")).
+// Ed25519 being deterministic, it is also what signet's key signs.
+const joseEd25519Token = "eyJhbGciOiJFZDI1NTE5In0.RXhhbXBsZSBvZiBFZDI1NTE5IHNpZ25pbmc.UxhIYLHGg39NVCLpQAVD_UcfOmnGSCzLFZoXYkLiIbFccmOb_qObsgjzLKsfJw-4NlccUgvYrEHrRbNV0HcZAQ"
+
+// TestEd25519AlgName: a JWS whose header says "Ed25519" (RFC 9864)
+// verifies with signet's EdDSA key for the same Ed25519 key, whether its
+// JWK says "alg":"EdDSA", "alg":"Ed25519" or nothing (ParseKeyFor EdDSA);
+// the verified header reports signet.EdDSA, and signet's signature over
+// the same input is jose's byte for byte.
+func TestEd25519AlgName(t *testing.T) {
+	v, ok := loadVectors(t)["rfc8037-a4-eddsa.json"]
+	if !ok {
+		t.Fatal("no RFC 8037 A.4 vector")
+	}
+	withAlg := func(alg string) []byte {
+		return []byte(strings.Replace(string(v.PublicKey), `"kty"`, `"alg":"`+alg+`","kty"`, 1))
+	}
+	verifiers := map[string]func() (*signet.Key, error){
+		"ParseKeyFor EdDSA, no alg":  func() (*signet.Key, error) { return jwk.ParseKeyFor(v.PublicKey, signet.EdDSA) },
+		"ParseKey, alg EdDSA":        func() (*signet.Key, error) { return jwk.ParseKey(withAlg("EdDSA")) },
+		"ParseKey, alg Ed25519":      func() (*signet.Key, error) { return jwk.ParseKey(withAlg("Ed25519")) },
+		"ParseKeyFor EdDSA, Ed25519": func() (*signet.Key, error) { return jwk.ParseKeyFor(withAlg("Ed25519"), signet.EdDSA) },
+	}
+	for name, parse := range verifiers {
+		t.Run(name, func(t *testing.T) {
+			key, err := parse()
+			if err != nil {
+				t.Fatal(err)
+			}
+			payload, h, err := jwt.VerifyBytes(key, joseEd25519Token, jwt.Policy{})
+			if err != nil {
+				t.Fatalf("verify: %v", err)
+			}
+			if string(payload) != "Example of Ed25519 signing" || h.Algorithm != signet.EdDSA {
+				t.Fatalf("payload %q, header alg %s", payload, h.Algorithm)
+			}
+		})
+	}
+	priv, err := jwk.ParseKeyFor(v.Key, signet.EdDSA)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dot := strings.LastIndexByte(joseEd25519Token, '.')
+	sig, err := priv.Sign(nil, []byte(joseEd25519Token[:dot]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := b64.EncodeToString(sig); got != joseEd25519Token[dot+1:] {
+		t.Fatalf("signet's signature differs from jose's:\n got %s\nwant %s", got, joseEd25519Token[dot+1:])
+	}
+	// The name is EdDSA's, not a way to another key: the RFC 9421 key and
+	// the PASETO key for the same Ed25519 material refuse it.
+	for _, alg := range []signet.Algorithm{signet.Ed25519, signet.V4Public} {
+		other, err := signet.NewKey(alg, priv.Material())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := jwt.VerifyBytes(other, joseEd25519Token, jwt.Policy{}); !errors.Is(err, signet.ErrAlgorithmMismatch) {
+			t.Errorf("%s key: err = %v, want ErrAlgorithmMismatch", alg, err)
+		}
+	}
+}

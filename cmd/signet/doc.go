@@ -32,7 +32,10 @@
 // PASERK instead: k4.local, k4.secret, k3.local or k3.secret. A PASERK has
 // no key ID, so --kid is refused there: a PASETO key's ID is its PASERK ID
 // (k4.lid, k4.pid, …; see package paserk), computed from the key. The
-// output is secret: write it to a file only you can read.
+// output is secret: write it to a file only you can read. An EdDSA key
+// verifies JWTs whose header says "EdDSA" or "Ed25519" (RFC 9864's name
+// for the same algorithm); as an ALG, "Ed25519" is a usage error that
+// points to EdDSA, and to ed25519 for HTTP message signatures.
 //
 //	signet keygen ES256 --kid 2025-01 > es256.jwk
 //	signet keygen ed25519 --kid web-1 > web.jwk

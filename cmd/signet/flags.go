@@ -97,8 +97,13 @@ var pasetoAlgorithms = map[signet.Algorithm]bool{
 
 // parseAlg reads an algorithm named on the command line: JWS, PASETO or
 // RFC 9421.
-// An unknown name is a usage error.
+// An unknown name is a usage error. "Ed25519", RFC 9864's name for the JWS
+// algorithm EdDSA, is one too, with a hint: one name per kind of key, the
+// lowercase ed25519 being the RFC 9421 algorithm, a key of another kind.
 func (cmd *command) parseAlg(name string) (signet.Algorithm, error) {
+	if name == "Ed25519" {
+		return "", cmd.usageErr("%q is RFC 9864's name for the JWS algorithm %s: name it %[2]s (an %[2]s key verifies JWTs whose header says either), or %s for HTTP message signatures", name, signet.EdDSA, signet.Ed25519)
+	}
 	alg, err := signet.ParseAlgorithm(name)
 	if err != nil {
 		return "", cmd.usageErr("unknown algorithm %q (one of %s)", clip.String(name), algorithmList())

@@ -566,3 +566,37 @@ func TestInspect(t *testing.T) {
 		}
 	}
 }
+
+// TestVerifyEd25519Header: a JWT whose header says "Ed25519" (RFC 9864's
+// name for EdDSA, as jose 6 and openid-client 6 write it) verifies with an
+// EdDSA key file and a JWKS, and is refused by a key of another algorithm.
+func TestVerifyEd25519Header(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	ed, edPath := newKeyFile(t, dir, signet.EdDSA, "ed")
+	es, esPath := newKeyFile(t, dir, signet.ES256, "es")
+	set, err := jwk.MarshalSet(ed, es)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jwks := writeFile(t, dir, "jwks.json", set)
+	claims := claimsAt(testNow)
+	in := b64.EncodeToString([]byte(`{"alg":"Ed25519","kid":"ed","typ":"JWT"}`)) + "." + b64.EncodeToString([]byte(claims))
+	sig, err := ed.Sign(nil, []byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	token := in + "." + b64.EncodeToString(sig)
+	for _, args := range [][]string{{"--key", edPath}, {"--jwks", jwks}} {
+		r := runAt(t, testNow, token, append([]string{"jwt", "verify", "--aud", "api"}, args...)...)
+		wantCode(t, r, exitOK, strings.Join(args, " "))
+		if r.stdout != claims+"\n" {
+			t.Errorf("%q: verify printed %q", args, r.stdout)
+		}
+	}
+	r := runAt(t, testNow, token, "jwt", "verify", "--aud", "api", "--key", esPath)
+	wantCode(t, r, exitRejected, "ES256 key")
+	if !strings.Contains(r.stderr, "algorithm does not match") {
+		t.Errorf("ES256 key: stderr %q", r.stderr)
+	}
+}

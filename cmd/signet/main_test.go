@@ -196,6 +196,8 @@ func TestUsageErrors(t *testing.T) {
 		{"none alg flag", []string{"jwt", "verify", "--key", key, "--alg", "none"}, `unknown algorithm "none"`},
 		{"unknown keygen alg", []string{"keygen", "FOO"}, `unknown algorithm "FOO"`},
 		{"keygen lowercase alg", []string{"keygen", "es256"}, `unknown algorithm "es256"`},
+		{"keygen Ed25519 (RFC 9864's name for EdDSA)", []string{"keygen", "Ed25519"}, `"Ed25519" is RFC 9864's name for the JWS algorithm EdDSA: name it EdDSA`},
+		{"jwt verify --alg Ed25519", []string{"jwt", "verify", "--key", key, "--alg", "Ed25519"}, `name it EdDSA (an EdDSA key verifies JWTs whose header says either), or ed25519`},
 		{"keygen without alg", []string{"keygen"}, "exactly one algorithm"},
 		{"keygen two algs", []string{"keygen", "ES256", "EdDSA"}, "exactly one algorithm"},
 		{"keygen PASETO with kid", []string{"keygen", "v3.local", "--kid", "x"}, "PASERK has no key ID"},

@@ -43,10 +43,11 @@
 //     exp through its claims parameter.
 //   - openid-client 6.9.0 (oauth4webapi 3.8.8) signs a private_key_jwt
 //     assertion with an Ed25519 key under the fully-specified alg
-//     "Ed25519" (RFC 9864), where the service's EdDSA client keys take
-//     "EdDSA" (RFC 8037): it is refused with invalid_client. Its own
-//     modifyAssertion hook sets the header's alg to "EdDSA", as the peer
-//     does. ES256 and the secrets need nothing: the credentials are
+//     "Ed25519" (RFC 9864) rather than RFC 8037's "EdDSA". The service's
+//     EdDSA client keys take either name (the peer checks that its
+//     assertions went out as "Ed25519", and a probe sends "EdDSA" through
+//     openid-client's modifyAssertion hook), and discovery lists both.
+//     ES256 and the secrets need nothing: the credentials are
 //     form-urlencoded, the assertion's aud is the issuer and it lives 60 s.
 //   - openid-client reports a 401 by its WWW-Authenticate challenge (a
 //     WWWAuthenticateChallengeError, the challenge Basic) rather than as

@@ -58,12 +58,14 @@
 //   - client_secret_post: client_id and client_secret in the body;
 //   - private_key_jwt (RFC 7523 §2.2, §3): client_assertion_type
 //     urn:ietf:params:oauth:client-assertion-type:jwt-bearer and a
-//     client_assertion signed by a key of the client's JWKS, with iss =
-//     sub = client_id, aud the issuer or the token endpoint URL, exp
-//     required and at most MaxAssertionLifetime ahead, and a jti that is
-//     accepted once: it is recorded in the store until exp (store.UseOnce),
-//     so a replay is refused by every instance sharing the store. With the
-//     store down, such a request is 503.
+//     client_assertion signed by a key of the client's JWKS (an Ed25519
+//     key, registered with "alg" "EdDSA" or "Ed25519", takes assertions
+//     whose header names either: openid-client 6 writes RFC 9864's
+//     "Ed25519"), with iss = sub = client_id, aud the issuer or the token
+//     endpoint URL, exp required and at most MaxAssertionLifetime ahead,
+//     and a jti that is accepted once: it is recorded in the store until
+//     exp (store.UseOnce), so a replay is refused by every instance
+//     sharing the store. With the store down, such a request is 503.
 //
 // Two methods in one request are invalid_request; anything else that
 // fails is invalid_client. Each client may fail FailureBurst times, then

@@ -242,7 +242,7 @@ func TestMetadata(t *testing.T) {
 	}
 	for _, k := range []string{"token_endpoint_auth_signing_alg_values_supported", "introspection_endpoint_auth_signing_alg_values_supported", "revocation_endpoint_auth_signing_alg_values_supported"} {
 		got, _ := r.json[k].([]any)
-		if !slices.Contains(got, any("ES256")) || !slices.Contains(got, any("EdDSA")) || slices.Contains(got, any("HS256")) || slices.Contains(got, any("none")) {
+		if !slices.Contains(got, any("ES256")) || !slices.Contains(got, any("EdDSA")) || !slices.Contains(got, any("Ed25519")) || slices.Contains(got, any("HS256")) || slices.Contains(got, any("none")) {
 			t.Errorf("%s = %v", k, got)
 		}
 	}

@@ -29,7 +29,9 @@ type metadataDoc struct {
 // metadata is the discovery document for clients cs. Every client
 // authentication method is listed at every endpoint; the assertion
 // algorithms are the asymmetric JWS algorithms (a client registers keys
-// of any of them). There is no authorization endpoint: the list of
+// of any of them), with "Ed25519" after "EdDSA": an assertion from an
+// EdDSA client key may name it either way (RFC 9864's fully-specified
+// name, which openid-client 6 writes, or RFC 8037's). There is no authorization endpoint: the list of
 // response types is empty, as RFC 8414 requires the member.
 func (s *Server) metadata(cs *Clients) []byte {
 	methods := []string{string(ClientSecretBasic), string(ClientSecretPost), string(PrivateKeyJWT)}
@@ -37,6 +39,9 @@ func (s *Server) metadata(cs *Clients) []byte {
 	for _, a := range signet.JWSAlgorithms() {
 		if !a.Symmetric() {
 			algs = append(algs, string(a))
+		}
+		if a == signet.EdDSA {
+			algs = append(algs, "Ed25519")
 		}
 	}
 	d := metadataDoc{

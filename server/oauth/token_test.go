@@ -3,6 +3,7 @@ package oauth
 import (
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/url"
 	"slices"
@@ -382,5 +383,74 @@ func TestAssertionReplayConcurrent(t *testing.T) {
 	}
 	if ok != 1 {
 		t.Fatalf("%d of %d concurrent uses of one assertion got a token", ok, n)
+	}
+}
+
+// withHeaderAlg re-signs an assertion of key under the header alg given
+// (and the key's kid), as openid-client 6 signs with an Ed25519 key:
+// {"alg":"Ed25519"}, RFC 9864's name for EdDSA.
+func withHeaderAlg(t *testing.T, key *signet.Key, assertion, alg string) string {
+	t.Helper()
+	h := base64.RawURLEncoding.EncodeToString(fmt.Appendf(nil, `{"alg":%q,"kid":%q,"typ":"JWT"}`, alg, key.KeyID()))
+	msg := h + "." + strings.Split(assertion, ".")[1]
+	sig, err := key.Sign(nil, []byte(msg))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return msg + "." + base64.RawURLEncoding.EncodeToString(sig)
+}
+
+// TestAssertionEd25519: an assertion from a client's Ed25519 key is
+// accepted under either name of the algorithm (header alg "EdDSA", RFC
+// 8037, or "Ed25519", RFC 9864), whichever the client registered its JWK
+// with; the name never reaches another key: "Ed25519" with the kid of the
+// client's ES256 key, or signed by an unregistered Ed25519 key, is
+// invalid_client, and "Ed448" is no algorithm of the service.
+func TestAssertionEd25519(t *testing.T) {
+	e := newEnv(t, FormatJWT)
+	stranger, err := signet.GenerateKeyWithID(signet.EdDSA, "jwt-ed")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// assertion is a fresh assertion of the client svc-jwt, signed by
+	// signer under the header alg given and signer's kid.
+	assertion := func(signer *signet.Key, alg string) string {
+		e.clock.Advance(FailureBurst * FailureRefill) // keep under the failure limit
+		return withHeaderAlg(t, signer, e.assertion(e.jwtKey2, nil), alg)
+	}
+	for _, registered := range []string{"EdDSA", "Ed25519"} {
+		t.Run("registered "+registered, func(t *testing.T) {
+			set := publicSet(t, e.jwtKey, e.jwtKey2)
+			if registered != "EdDSA" {
+				renamed := strings.Replace(string(set), `"alg":"EdDSA"`, `"alg":"Ed25519"`, 1)
+				if renamed == string(set) {
+					t.Fatalf("no EdDSA key in %s", set)
+				}
+				set = json.RawMessage(renamed)
+			}
+			cs, err := ParseClients(testClientsJSON(t, set, publicSet(t, e.otherKey)))
+			if err != nil {
+				t.Fatalf("client JWK with alg %s: %v", registered, err)
+			}
+			e.srv.SetClients(cs)
+			for _, alg := range []string{"EdDSA", "Ed25519"} {
+				r := e.do(withPath(e.authJWT(assertion(e.jwtKey2, alg)), PathToken))
+				checkTokenResponse(t, r, "read write", DefaultAccessTokenTTL)
+			}
+			for _, c := range []struct {
+				name   string
+				signer *signet.Key
+				alg    string
+			}{
+				{"an unregistered Ed25519 key with the registered kid", stranger, "Ed25519"},
+				{"an Ed25519 signature under the ES256 key's kid", e.jwtKey2.WithKeyID(e.jwtKey.KeyID()), "Ed25519"},
+				{"alg Ed448", e.jwtKey2, "Ed448"},
+				{"alg ed25519 (RFC 9421's name)", e.jwtKey2, "ed25519"},
+			} {
+				t.Run(c.name, func(t *testing.T) {
+					wantError(t, e.do(withPath(e.authJWT(assertion(c.signer, c.alg)), PathToken)), 401, ErrInvalidClient)
+				})
+			}
+		})
 	}
 }

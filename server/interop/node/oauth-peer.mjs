@@ -74,19 +74,12 @@ async function privateKey(spec) {
   return jose.importPKCS8(pem, spec.alg);
 }
 
-// remapEd25519 makes an Ed25519 assertion say alg "EdDSA" (RFC 8037).
-// oauth4webapi 3.x writes the fully-specified "Ed25519" (RFC 9864), which
-// the service's EdDSA client keys do not accept; this is the library's own
-// documented hook for it (modifyAssertion).
-const remapEd25519 = {
-  [client.modifyAssertion]: (header) => {
-    if (header.alg === "Ed25519") header.alg = "EdDSA";
-  },
-};
-
 // clientAuth is openid-client's authentication for one client's method.
-// opts.jti fixes the assertion's jti (for the replay check); opts.rawAlg
-// leaves oauth4webapi's alg header as it writes it.
+// opts.jti fixes the assertion's jti (for the replay check); opts.legacyAlg
+// makes an Ed25519 assertion say alg "EdDSA" (RFC 8037) in place of the
+// "Ed25519" (RFC 9864) oauth4webapi 3.x writes, through the library's own
+// hook (modifyAssertion): the service takes either. opts.sent, an array,
+// collects the alg of each assertion as sent.
 async function clientAuth(spec, opts = {}) {
   switch (spec.method) {
     case "client_secret_basic":
@@ -96,8 +89,9 @@ async function clientAuth(spec, opts = {}) {
     case "private_key_jwt": {
       const key = await privateKey(spec);
       const modify = (header, payload) => {
-        if (!opts.rawAlg) remapEd25519[client.modifyAssertion](header, payload);
+        if (opts.legacyAlg && header.alg === "Ed25519") header.alg = "EdDSA";
         if (opts.jti) payload.jti = opts.jti;
+        opts.sent?.push(header.alg);
       };
       const k = spec.kid ? { key, kid: spec.kid } : key;
       return client.PrivateKeyJwt(k, { [client.modifyAssertion]: modify });
@@ -161,8 +155,9 @@ async function refusedFor(jwks, token, cfg, audience) {
 }
 
 async function runCase(spec, cfg, jwks) {
-  const out = { name: spec.name, client_id: spec.client_id, method: spec.method };
-  const conf = await attempt(() => configure(cfg, spec));
+  const sent = [];
+  const out = { name: spec.name, client_id: spec.client_id, method: spec.method, assertion_algs: sent };
+  const conf = await attempt(() => configure(cfg, spec, { sent }));
   if (conf.error) {
     out.fetch_error = conf.error;
     return out;
@@ -208,8 +203,9 @@ async function replay(cfg, spec) {
 // probe is a token request whose outcome the Go test reads (some are
 // required to fail, with a given error).
 async function probe(cfg, spec) {
-  const r = await fetchOnce(cfg, spec, { rawAlg: spec.raw_alg === true });
-  return { name: spec.name, ...r };
+  const sent = [];
+  const r = await fetchOnce(cfg, spec, { legacyAlg: spec.legacy_alg === true, sent });
+  return { name: spec.name, ...r, assertion_algs: sent };
 }
 
 // versionOf reads an installed package's version from its package.json
