@@ -161,7 +161,7 @@ func readSetKey(elem string, allowed []signet.Algorithm) (k *signet.Key, kid str
 	}
 	var alg signet.Algorithm
 	if hasAlg {
-		alg = signet.Algorithm(named)
+		alg = signet.Algorithm(jwsName(named)) // RFC 9864's "Ed25519" is EdDSA
 		if !allows(allowed, alg) {
 			return nil, kid, fmt.Errorf("%w: JWK \"alg\" %q is not an allowed algorithm", signet.ErrUnsupported, clip.String(named))
 		}

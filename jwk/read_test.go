@@ -242,3 +242,21 @@ func TestReadSetStrictUnchanged(t *testing.T) {
 		t.Fatalf("ReadSet: %v", err)
 	}
 }
+
+// TestReadSetEd25519Name: a JWK whose "alg" is RFC 9864's "Ed25519" is an
+// EdDSA key for ReadSet as for ParseSet, kept when EdDSA is allowed.
+func TestReadSetEd25519Name(t *testing.T) {
+	ed := vectorObject(t, "rfc8037-a4-eddsa.json").with("d", nil, "alg", "Ed25519", "kid", "k")
+	data := []byte(`{"keys":[` + string(ed.json(t)) + `]}`)
+	set, rep, err := jwk.ReadSet(data, []signet.Algorithm{signet.EdDSA})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k, ok := set.Lookup("k"); !ok || k.Algorithm() != signet.EdDSA || len(rep.Skipped) != 0 {
+		t.Fatalf("kept %d, report %+v", set.Len(), rep)
+	}
+	set, rep, err = jwk.ReadSet(data, []signet.Algorithm{signet.ES256})
+	if err != nil || set.Len() != 0 || len(rep.Skipped) != 1 || !errors.Is(rep.Skipped[0].Err, signet.ErrUnsupported) {
+		t.Fatalf("EdDSA not allowed: kept %d, report %+v, %v", set.Len(), rep, err)
+	}
+}

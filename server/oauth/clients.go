@@ -65,7 +65,7 @@ type Client struct {
 	// TTL is the lifetime of the client's access tokens.
 	TTL time.Duration
 	// Keys verify the client's assertions (PrivateKeyJWT only; public
-	// keys with an alg, never HMAC).
+	// keys, each bound to its alg or to the one its type fits, never HMAC).
 	Keys *signet.KeySet
 
 	secretHash [sha256.Size]byte // client_secret_basic and _post
@@ -310,9 +310,26 @@ func parseClient(raw json.RawMessage) (*Client, error) {
 // material (RFC 7518 §6.2.2, §6.3.2, §6.4; RFC 8037 §2).
 var privateMembers = []string{"d", "p", "q", "dp", "dq", "qi", "oth", "k"}
 
+// clientKeyAlgs are the algorithms a client's registered key may be bound
+// to: every asymmetric JWS algorithm. A key without "alg" is bound to the
+// one its material fits among them (an EC key by its curve, an Ed25519 key
+// to EdDSA), as npm jose's exportJWK and many others write keys; an RSA key
+// fits six and must say which.
+var clientKeyAlgs = func() []signet.Algorithm {
+	var algs []signet.Algorithm
+	for _, a := range signet.JWSAlgorithms() {
+		if !a.Symmetric() {
+			algs = append(algs, a)
+		}
+	}
+	return algs
+}()
+
 // parseClientKeys reads a client's registered JWKS: public keys only
 // (a private member, or an oct key, is refused: a file that holds a
-// client's private key has leaked it), each with an alg, at least one.
+// client's private key has leaked it), at least one, each usable: with an
+// alg, or of a type that fits exactly one (clientKeyAlgs). A key that
+// cannot be used is an error, not skipped: the file is the operator's.
 func parseClientKeys(raw json.RawMessage) (*signet.KeySet, error) {
 	var set struct {
 		Keys []map[string]json.RawMessage `json:"keys"`
@@ -330,12 +347,16 @@ func parseClientKeys(raw json.RawMessage) (*signet.KeySet, error) {
 			}
 		}
 	}
-	ks, err := jwk.ParseSet(raw)
+	ks, rep, err := jwk.ReadSet(raw, clientKeyAlgs)
 	if err != nil {
 		return nil, err
 	}
+	if len(rep.Skipped) > 0 {
+		sk := rep.Skipped[0]
+		return nil, fmt.Errorf("keys[%d] cannot verify client assertions (an RSA key needs an alg): %w", sk.Index, sk.Err)
+	}
 	if ks.Len() == 0 {
-		return nil, fmt.Errorf("%w: no signing key with an alg", signet.ErrKeyNotFound)
+		return nil, fmt.Errorf("%w: no signing key", signet.ErrKeyNotFound)
 	}
 	for _, k := range ks.Keys() {
 		if k.Symmetric() {

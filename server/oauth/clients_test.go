@@ -79,6 +79,22 @@ func TestParseClientsErrors(t *testing.T) {
 	noAlg := `{"kty":"EC","crv":"P-256","x":"` + strings.Split(strings.Split(string(publicSet(t, pub)), `"x":"`)[1], `"`)[0] + `","y":"` + strings.Split(strings.Split(string(publicSet(t, pub)), `"y":"`)[1], `"`)[0] + `"}`
 	ok := `{"client_id":"ok","client_secret_sha256":"` + hashHex("s") + `","audience":["a"]}`
 	h := hashHex("s")
+	rsa, _ := signet.GenerateKey(signet.RS256)
+	rsaPub, _ := jwk.MarshalPublic(rsa)
+	rsaNoAlg := strings.Replace(string(rsaPub), `"alg":"RS256",`, "", 1)
+	if strings.Contains(rsaNoAlg, `"alg"`) {
+		t.Fatalf("alg left in %s", rsaNoAlg)
+	}
+
+	// An EC key without alg fits one algorithm: it is bound to it, as
+	// keys exported by npm jose (which writes no alg) are registered.
+	cs, err := ParseClients([]byte(`{"clients":[{"client_id":"c","token_endpoint_auth_method":"private_key_jwt","jwks":{"keys":[` + noAlg + `]},"audience":["a"]}]}`))
+	if err != nil {
+		t.Fatalf("EC key without alg: %v", err)
+	}
+	if c, ok := cs.Lookup("c"); !ok || c.Keys.Len() != 1 || c.Keys.Keys()[0].Algorithm() != signet.ES256 {
+		t.Fatalf("EC key without alg not bound to ES256: %+v", c)
+	}
 	cases := []struct {
 		name   string
 		client string
@@ -101,7 +117,9 @@ func TestParseClientsErrors(t *testing.T) {
 		{"unknown method", `{"client_id":"c","token_endpoint_auth_method":"none","audience":["a"]}`, signet.ErrMalformed},
 		{"private key in jwks", `{"client_id":"c","token_endpoint_auth_method":"private_key_jwt","jwks":{"keys":[` + string(priv) + `]},"audience":["a"]}`, signet.ErrKeyUsage},
 		{"HMAC key in jwks", `{"client_id":"c","token_endpoint_auth_method":"private_key_jwt","jwks":{"keys":[` + string(hsJWK) + `]},"audience":["a"]}`, signet.ErrKeyUsage},
-		{"jwks without alg", `{"client_id":"c","token_endpoint_auth_method":"private_key_jwt","jwks":{"keys":[` + noAlg + `]},"audience":["a"]}`, signet.ErrKeyNotFound},
+		{"RSA jwks without alg", `{"client_id":"c","token_endpoint_auth_method":"private_key_jwt","jwks":{"keys":[` + rsaNoAlg + `]},"audience":["a"]}`, signet.ErrUnsupported},
+		{"EC jwks with an unknown curve", `{"client_id":"c","token_endpoint_auth_method":"private_key_jwt","jwks":{"keys":[` + strings.Replace(noAlg, "P-256", "P-192", 1) + `]},"audience":["a"]}`, signet.ErrUnsupported},
+		{"one good key, one without alg", `{"client_id":"c","token_endpoint_auth_method":"private_key_jwt","jwks":{"keys":[` + noAlg + `,` + rsaNoAlg + `]},"audience":["a"]}`, signet.ErrUnsupported},
 		{"empty jwks", `{"client_id":"c","token_endpoint_auth_method":"private_key_jwt","jwks":{"keys":[]},"audience":["a"]}`, signet.ErrKeyNotFound},
 		{"jwks not a set", `{"client_id":"c","token_endpoint_auth_method":"private_key_jwt","jwks":[1],"audience":["a"]}`, signet.ErrMalformed},
 		{"scope with two spaces", `{"client_id":"c","client_secret_sha256":"` + h + `","scope":"a  b","audience":["a"]}`, signet.ErrMalformed},

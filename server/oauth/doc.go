@@ -50,7 +50,9 @@
 // Clients are registered in a JSON file (see ParseClients): secrets only
 // as SHA-256 hashes (the secret must be high-entropy, ≥ 128 bits, since
 // the hash is unsalted), compared in constant time; private_key_jwt
-// clients as public JWKs. A request authenticates with exactly one
+// clients as public JWKs (a key without "alg" is bound to the one
+// algorithm its type fits: ES256/ES384/ES512 by curve, EdDSA for
+// Ed25519; an RSA key must name its alg). A request authenticates with exactly one
 // method, the one its client is registered for:
 //
 //   - client_secret_basic: Authorization: Basic base64(urlencode(id) ":"
