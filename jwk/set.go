@@ -54,30 +54,9 @@ const (
 // for its algorithm, or the set's only key for it (see
 // signet.KeySet.Select). Publish keys with IDs, and have tokens name them.
 func ParseSet(data []byte) (*signet.KeySet, error) {
-	if len(data) > MaxSetSize {
-		return nil, fmt.Errorf("%w: JWK Set is %d bytes, limit %d", signet.ErrTooLarge, len(data), MaxSetSize)
-	}
-	top, err := decodeObject(data)
+	elems, err := setElements(data)
 	if err != nil {
 		return nil, err
-	}
-	raw, ok := top["keys"]
-	if !ok {
-		return nil, fmt.Errorf("%w: JWK Set has no \"keys\"", signet.ErrMalformed)
-	}
-	if len(raw) == 0 || raw[0] != '[' {
-		return nil, fmt.Errorf("%w: JWK Set \"keys\" is not an array", signet.ErrMalformed)
-	}
-	var elems []string
-	it := jsonx.NewElements(raw)
-	for it.Next(raw) {
-		elems = append(elems, it.Value(raw))
-	}
-	if it.Err() != nil {
-		return nil, fmt.Errorf("%w: JWK Set \"keys\" is not an array", signet.ErrMalformed)
-	}
-	if len(elems) > MaxSetKeys {
-		return nil, fmt.Errorf("%w: JWK Set has %d keys, limit %d", signet.ErrTooLarge, len(elems), MaxSetKeys)
 	}
 	keys := make([]*signet.Key, 0, len(elems))
 	kids := make(map[string]bool, len(elems))
@@ -108,6 +87,37 @@ func ParseSet(data []byte) (*signet.KeySet, error) {
 		keys = append(keys, k)
 	}
 	return signet.NewKeySet(keys...)
+}
+
+// setElements splits a JWK Set, {"keys":[...]}, into its raw elements,
+// enforcing MaxSetSize and MaxSetKeys. The elements are not yet checked.
+func setElements(data []byte) ([]string, error) {
+	if len(data) > MaxSetSize {
+		return nil, fmt.Errorf("%w: JWK Set is %d bytes, limit %d", signet.ErrTooLarge, len(data), MaxSetSize)
+	}
+	top, err := decodeObject(data)
+	if err != nil {
+		return nil, err
+	}
+	raw, ok := top["keys"]
+	if !ok {
+		return nil, fmt.Errorf("%w: JWK Set has no \"keys\"", signet.ErrMalformed)
+	}
+	if len(raw) == 0 || raw[0] != '[' {
+		return nil, fmt.Errorf("%w: JWK Set \"keys\" is not an array", signet.ErrMalformed)
+	}
+	var elems []string
+	it := jsonx.NewElements(raw)
+	for it.Next(raw) {
+		if len(elems) == MaxSetKeys {
+			return nil, fmt.Errorf("%w: JWK Set has more than %d keys", signet.ErrTooLarge, MaxSetKeys)
+		}
+		elems = append(elems, it.Value(raw))
+	}
+	if it.Err() != nil {
+		return nil, fmt.Errorf("%w: JWK Set \"keys\" is not an array", signet.ErrMalformed)
+	}
+	return elems, nil
 }
 
 // MarshalSet writes a JWK Set of the public halves of keys, in the order
