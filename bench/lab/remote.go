@@ -66,5 +66,5 @@ var ErrNoRefresh = errors.New("lab: the library has no refresh a caller can ask 
 
 // RemoteLibs returns the remote JWKS caches of the lab, signet first.
 func RemoteLibs() []RemoteLib {
-	return []RemoteLib{jwxRemote{}, keyfuncRemote{}, oidcRemote{}}
+	return []RemoteLib{signetRemote{}, jwxRemote{}, keyfuncRemote{}, oidcRemote{}}
 }

@@ -34,7 +34,7 @@ type RemoteCase struct {
 // RemoteCases lists the scenarios in the report's order.
 var RemoteCases = []RemoteCase{
 	{"kid-flood-fetches", "kid flood: fetches", "at most ⌈T / 30 s⌉ + 1 fetches while the flood lasts, no flood token accepted"},
-	{"kid-flood-latency", "kid flood: latency", "every valid token verified during the flood, their p99 below the IdP's answer time (they never wait on a fetch)"},
+	{"kid-flood-latency", "kid flood: latency", "every valid token verified during the flood, their p99 below the IdP's answer time (they never wait on a fetch), and no more flood lookups held for the IdP's answer time than verifiers × the fetch bound (only those sharing an allowed fetch wait)"},
 	{"unsupported-key", "unsupported keys mixed in", "an Ed448 OKP key and an unknown kty (AKP) next to the ES256 key: the ES256 key still verifies"},
 	{"no-alg-key", "key without alg", "an EC P-256 JWK without alg verifies ES256 tokens when ES256 is the configured algorithm"},
 	{"outage-cached", "outage: cached keys served", "when the JWKS answers 500, then refuses connections, the cached key keeps verifying"},
@@ -424,12 +424,16 @@ func (r *remoteRun) flood() []RemoteResult {
 			}
 		}
 	}()
-	// Dispatch: every 10 ms, the tokens due by then.
+	// Dispatch: every 10 ms, the tokens due by then; a library that holds
+	// its callers cuts the flood short at T plus a grace of T/10.
 	n := len(r.f.flood)
-	deadline := time.NewTimer(r.o.Duration)
+	deadline := time.NewTimer(r.o.Duration + r.o.Duration/10)
 dispatch:
 	for sent < n {
-		due := min(n, int(float64(n)*float64(time.Since(start))/float64(r.o.Duration))+1)
+		due := n
+		if el := time.Since(start); el < r.o.Duration {
+			due = min(n, int(float64(n)*float64(el)/float64(r.o.Duration))+1)
+		}
 		for sent < due {
 			select {
 			case jobs <- r.f.flood[sent]:
@@ -439,10 +443,7 @@ dispatch:
 			}
 		}
 		if sent < n {
-			time.Sleep(min(10*time.Millisecond, max(0, time.Until(end))))
-			if time.Now().After(end.Add(10 * time.Millisecond)) {
-				break
-			}
+			time.Sleep(min(10*time.Millisecond, max(time.Millisecond, time.Until(end))))
 		}
 	}
 	deadline.Stop()
@@ -458,7 +459,7 @@ dispatch:
 	fr.Outcome = passIf(fetches <= bound && fr.Accepted == 0)
 	fr.Detail = fmt.Sprintf("%d fetches for %d tokens with random kids in %.1f s (bound %d; %d fetch(es) at start-up)", fetches, sent, elapsed.Seconds(), bound, f0)
 	if sent < n {
-		fr.Detail += fmt.Sprintf("; only %d of %d tokens could be sent in T", sent, n)
+		fr.Detail += fmt.Sprintf("; only %d of %d tokens could be sent (the library held its callers)", sent, n)
 	}
 	if fr.Accepted > 0 {
 		fr.Detail += fmt.Sprintf("; **%d flood tokens ACCEPTED**", fr.Accepted)
@@ -474,7 +475,9 @@ dispatch:
 	lr.P50Ms, lr.P99Ms, lr.MaxMs = ms(percentile(lookups, 50)), ms(percentile(lookups, 99)), ms(percentile(lookups, 100))
 	lr.BaseP50Ms, lr.BaseP99Ms = ms(percentile(base, 50)), ms(percentile(base, 99))
 	lr.ValidP50Ms, lr.ValidP99Ms = ms(percentile(valid, 50)), ms(percentile(valid, 99))
-	lr.Outcome = passIf(lr.ValidFailed == 0 && len(valid) > 0 && percentile(valid, 99) < r.o.FetchDelay)
+	// Only the lookups that share an allowed fetch may wait on the IdP:
+	// at most one per verifier (Workers) for each of the bound's fetches.
+	lr.Outcome = passIf(lr.ValidFailed == 0 && len(valid) > 0 && percentile(valid, 99) < r.o.FetchDelay && int64(held) <= bound*int64(r.o.Workers))
 	lr.Detail = fmt.Sprintf("valid p50/p99 %.2f/%.2f ms (before %.2f/%.2f); flood lookups p50/p99/max %.2f/%.2f/%.1f ms, %d held ≥ %v",
 		lr.ValidP50Ms, lr.ValidP99Ms, lr.BaseP50Ms, lr.BaseP99Ms, lr.P50Ms, lr.P99Ms, lr.MaxMs, held, r.o.FetchDelay)
 	if lr.ValidFailed > 0 {
@@ -612,7 +615,7 @@ func (r *remoteRun) redirect() RemoteResult {
 		}
 		return res("redirect", RemoteFail, fmt.Sprintf("followed: the redirect's target was fetched %d time(s); %s", target.Fetches(), verified))
 	}
-	return res("redirect", RemotePass, "not followed: "+short(err))
+	return res("redirect", RemotePass, "not followed (the target was never fetched): "+short(err))
 }
 
 func (r *remoteRun) hugeBody() RemoteResult {
