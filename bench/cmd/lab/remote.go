@@ -87,16 +87,20 @@ func (k *remoteKeys) libs() []lab.RemoteLib {
 	return out
 }
 
-// cell is a table cell: the outcome and its figure.
+// fetches is "1 fetch" or "n fetches".
+func fetches(n int64) string {
+	if n == 1 {
+		return "1 fetch"
+	}
+	return fmt.Sprintf("%d fetches", n)
+}
+
+// remoteCell is a table cell: the outcome and its figure.
 func remoteCell(r lab.RemoteResult) string {
 	out := map[string]string{lab.RemotePass: "pass", lab.RemoteFail: "**fail**", lab.RemoteNA: "n/a"}[r.Outcome]
 	switch r.Case {
 	case "kid-flood-fetches":
-		noun := "fetches"
-		if r.Fetches == 1 {
-			noun = "fetch"
-		}
-		out += fmt.Sprintf(": %d %s / %d tokens", r.Fetches, noun, r.Tokens)
+		out += fmt.Sprintf(": %s / %d tokens", fetches(r.Fetches), r.Tokens)
 		if r.Accepted > 0 {
 			out += fmt.Sprintf(", **%d accepted**", r.Accepted)
 		}
@@ -117,7 +121,7 @@ func (k *remoteKeys) targetRow(row func(target, got string, ok bool)) {
 	}
 	if r, ok := k.find("signet", "kid-flood-fetches"); ok {
 		row(fmt.Sprintf("kid flood: %d tokens with random kids in %.0f s → ≤ ⌈T / 30 s⌉ + 1 = %d fetches", k.opts.Tokens, k.opts.Duration.Seconds(), r.Bound),
-			fmt.Sprintf("%d fetches (%d tokens sent)", r.Fetches, r.Tokens), r.Outcome == lab.RemotePass)
+			fmt.Sprintf("%s (%d tokens sent)", fetches(r.Fetches), r.Tokens), r.Outcome == lab.RemotePass)
 	}
 	if r, ok := k.find("signet", "kid-flood-latency"); ok {
 		row("kid flood: valid tokens keep their latency", fmt.Sprintf("p50/p99 %.2f/%.2f ms (before %.2f/%.2f)", r.ValidP50Ms, r.ValidP99Ms, r.BaseP50Ms, r.BaseP99Ms), r.Outcome == lab.RemotePass)
