@@ -34,7 +34,19 @@
 // keys cannot sign. A token without "kid" is checked against at most
 // signet.MaxAnonymousCandidates keys (see signet.KeySet.Select): publish
 // keys with IDs. Fetching is the caller's job: this package never touches
-// the network, and a token cannot make it.
+// the network, and a token cannot make it (package jwks fetches and keeps
+// a set fresh from an issuer's URL).
+//
+// ParseSet is strict, for a set the caller controls. A set published by
+// someone else is read with ReadSet, which says which algorithms tokens may
+// use, skips (and reports) every key it cannot use instead of failing the
+// set, and binds a key without "alg" to the one allowed algorithm its key
+// type fits, if exactly one does:
+//
+//	keys, report, err := jwk.ReadSet(body, []signet.Algorithm{signet.RS256})
+//	for _, s := range report.Skipped {
+//		log.Printf("key %d (%q) skipped: %v", s.Index, s.KeyID, s.Err)
+//	}
 //
 // # Writing keys
 //

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/signet-go/signet"
@@ -174,6 +175,71 @@ func FuzzParseSet(f *testing.F) {
 			want, _ := public[i].Public()
 			if !k.Equal(want) || k.KeyID() != want.KeyID() {
 				t.Fatalf("key %d changed in the round trip", i)
+			}
+		}
+	})
+}
+
+func FuzzReadSet(f *testing.F) {
+	seeds := seedKeys(f)
+	for _, s := range seeds {
+		f.Add([]byte(`{"keys":[`+string(s)+`]}`), "RS256 ES256 EdDSA")
+	}
+	keep, skip, _ := readSetFixture(f)
+	var all []string
+	for _, o := range append(keep, skip...) {
+		all = append(all, string(o.json(f)))
+	}
+	f.Add([]byte(`{"keys":[`+strings.Join(all, ",")+`]}`), "RS256 ES256 EdDSA")
+	f.Add([]byte(`{"keys":[`+strings.Join(all, ",")+`]}`), "RS256 PS256 ES256 ecdsa-p256-sha256")
+	f.Add([]byte(`{"keys":[{"kty":"RSA","n":"AQAB","e":"AQAB"},{"kty":"EC","crv":"P-256"},{"kty":"OKP","crv":"Ed25519","x":""}]}`), "PS512")
+	f.Add([]byte(`{"keys":[{"kid":"a","kty":"OKP","crv":"Ed25519","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo"},{"kid":"a","kty":"OKP","crv":"Ed25519","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo"}]}`), "EdDSA")
+	f.Add([]byte(`{"keys":[1,"a",null,[],{}]}`), "ES256")
+	f.Add([]byte(`{"keys":[]}`), "")
+	f.Add([]byte(`{"keys":null}`), "HS256")
+	f.Fuzz(func(t *testing.T, data []byte, algs string) {
+		var allowed []signet.Algorithm
+		for _, a := range strings.Fields(algs) {
+			allowed = append(allowed, signet.Algorithm(a))
+		}
+		set, rep, err := jwk.ReadSet(data, allowed)
+		if err != nil {
+			if set != nil {
+				t.Fatal("set returned with an error")
+			}
+			if !isSentinel(err) {
+				t.Fatalf("error wraps no sentinel: %v", err)
+			}
+			return
+		}
+		if rep.Keys != set.Len() {
+			t.Fatalf("report says %d keys, set has %d", rep.Keys, set.Len())
+		}
+		for i, s := range rep.Skipped {
+			if !isSentinel(s.Err) && !errors.Is(s.Err, signet.ErrTooLarge) {
+				t.Fatalf("skip reason wraps no sentinel: %v", s.Err)
+			}
+			if i > 0 && s.Index <= rep.Skipped[i-1].Index {
+				t.Fatal("report out of order")
+			}
+		}
+		seen := map[string]bool{}
+		for _, k := range set.Keys() {
+			if k.CanSign() || k.Symmetric() {
+				t.Fatal("a read set holds a private or secret key")
+			}
+			ok := false
+			for _, a := range allowed {
+				ok = ok || a == k.Algorithm()
+			}
+			if !ok {
+				t.Fatalf("key bound to %s, not allowed", k.Algorithm())
+			}
+			if kid := k.KeyID(); kid != "" {
+				if seen[kid] {
+					t.Fatalf("kid %q kept twice", kid)
+				}
+				seen[kid] = true
 			}
 		}
 	})

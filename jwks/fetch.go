@@ -13,6 +13,9 @@ import (
 	"github.com/signet-go/signet/jwk"
 )
 
+// maxETag is the longest ETag echoed in If-None-Match.
+const maxETag = 1024
+
 // fetch gets the set once and installs the outcome as the new state. Only
 // one fetch runs at a time (see startLocked). force asks caches on the way
 // for a fresh copy (a kid miss, Refresh).
@@ -24,6 +27,11 @@ func (r *Remote) fetch(ctx context.Context, force bool) error {
 	if err == nil && status == http.StatusNotModified {
 		r.notModified.Add(1)
 		set = prev.set
+	}
+	if err != nil && ctx.Err() != nil {
+		// Close cut the fetch short: no verdict on the key server, and
+		// no failure that would make the set held go stale.
+		return fmt.Errorf("%w: jwks: the Remote is closed: %w", signet.ErrUnavailable, err)
 	}
 	if err != nil {
 		r.fetchErrors.Add(1)
@@ -82,7 +90,7 @@ func (r *Remote) get(ctx context.Context, prev *state, force bool) (*signet.KeyS
 	defer resp.Body.Close()
 	switch {
 	case resp.StatusCode == http.StatusNotModified && sentETag:
-		if etag := resp.Header.Get("ETag"); etag != "" {
+		if etag := resp.Header.Get("ETag"); etag != "" && len(etag) <= maxETag {
 			r.etag = etag
 		}
 		return nil, resp.Header, resp.StatusCode, nil
@@ -114,7 +122,9 @@ func (r *Remote) get(ctx context.Context, prev *state, force bool) (*signet.KeyS
 		return nil, nil, 0, fmt.Errorf("%w: jwks: GET %s: the set has no usable key for %v%s",
 			signet.ErrUnavailable, r.cfg.url, r.cfg.Algorithms, why)
 	}
-	r.etag = resp.Header.Get("ETag")
+	if r.etag = resp.Header.Get("ETag"); len(r.etag) > maxETag {
+		r.etag = "" // not echoed: a conditional request is an optimisation
+	}
 	return set, resp.Header, resp.StatusCode, nil
 }
 

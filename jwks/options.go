@@ -13,25 +13,28 @@ import (
 	"github.com/signet-go/signet/jwk"
 )
 
-// Defaults of Options (DESIGN §7b).
+// The defaults of Options.
 const (
-	DefaultStartTimeout   = 10 * time.Second
-	DefaultFetchTimeout   = 5 * time.Second
-	DefaultCooldown       = 30 * time.Second
-	DefaultMaxStale       = 24 * time.Hour
-	DefaultMinRefresh     = 5 * time.Minute
-	DefaultMaxRefresh     = 24 * time.Hour
-	DefaultRefresh        = 15 * time.Minute
-	DefaultMaxSize        = 1 << 20
-	DefaultMaxKeyID       = 256
-	minBackoff            = 1 * time.Second
-	maxBackoff            = 60 * time.Second
+	DefaultStartTimeout = 10 * time.Second // longest wait of New for the first fetch
+	DefaultFetchTimeout = 5 * time.Second  // longest fetch, body included
+	DefaultCooldown     = 30 * time.Second // least time between two fetches for unknown kids
+	DefaultMaxStale     = 24 * time.Hour   // longest the last good set serves once fetches fail
+	DefaultMinRefresh   = 5 * time.Minute  // shortest refresh interval a response may ask for
+	DefaultMaxRefresh   = 24 * time.Hour   // longest refresh interval a response may ask for
+	DefaultRefresh      = 15 * time.Minute // refresh interval when a response asks for none
+	DefaultMaxSize      = 1 << 20          // largest body read, in bytes
+	DefaultMaxKeyID     = 256              // longest kid, in bytes, whose miss may trigger a fetch
+)
+
+const (
+	minBackoff            = 1 * time.Second  // first retry after a failed fetch
+	maxBackoff            = 60 * time.Second // longest wait between retries
+	backoffJitterPercent  = 20               // retries are spread by ± this share
+	refreshAheadPercent   = 80               // background refresh at this share of the interval
+	refreshJitterPercent  = 10               // the interval is shortened by up to this share
+	minBackgroundInterval = 10 * time.Millisecond
 	userAgent             = "signet-jwks (+https://github.com/signet-go/signet)"
 	acceptHeader          = "application/jwk-set+json, application/json"
-	refreshAheadPercent   = 80 // background refresh at this share of the interval
-	refreshJitterPercent  = 10 // the interval is shortened by up to this share
-	backoffJitterPercent  = 20 // retries are spread by ± this share
-	minBackgroundInterval = 10 * time.Millisecond
 )
 
 // Options configures a Remote. Only Algorithms is required; a zero

@@ -133,7 +133,7 @@ var errNotYet = errors.New("no fetch has completed yet")
 //
 // An unknown kid may trigger one refetch: only when alg is one of
 // Options.Algorithms and kid is at most Options.MaxKeyID bytes, and at
-// most once per Options.Cooldown. The first such miss after a cooldown
+// most once per Options.Cooldown; input without a kid never does. The first such miss after a cooldown
 // starts a fetch (sent with Cache-Control: no-cache) and waits for it — at
 // most Options.FetchTimeout — and misses arriving while it runs share it;
 // when it ends, the set is searched again. Every other miss, and every miss
@@ -145,6 +145,9 @@ var errNotYet = errors.New("no fetch has completed yet")
 // KeySet.Select), or signet.ErrUnavailable when no set was ever fetched or
 // fetches have failed for longer than Options.MaxStale.
 func (r *Remote) Select(kid string, alg signet.Algorithm) (signet.Candidates, error) {
+	if r == nil {
+		return signet.Candidates{}, errNilRemote
+	}
 	st := r.state.Load()
 	if err := r.usable(st); err != nil {
 		return signet.Candidates{}, err
@@ -220,6 +223,9 @@ func (r *Remote) allowed(alg signet.Algorithm) bool {
 // succeeded yet, or fetches have failed for longer than MaxStale), with
 // the last fetch error. Use it for a readiness probe.
 func (r *Remote) Ready() error {
+	if r == nil {
+		return errNilRemote
+	}
 	st := r.state.Load()
 	if err := r.usable(st); err != nil {
 		if st.lastErr != nil {
@@ -254,6 +260,8 @@ func (r *Remote) Refresh(ctx context.Context) error {
 	}
 }
 
+var errNilRemote = fmt.Errorf("%w: a nil *jwks.Remote (make it with jwks.New)", signet.ErrKeyUsage)
+
 var errClosed = fmt.Errorf("%w: jwks: the Remote is closed", signet.ErrUnavailable)
 
 // Stats returns the counters and the current state.
@@ -278,6 +286,9 @@ func (r *Remote) Stats() Stats {
 // serving Select (unknown kids no longer trigger fetches). Close is
 // idempotent and always returns nil.
 func (r *Remote) Close() error {
+	if r == nil {
+		return nil
+	}
 	r.closer.Do(func() {
 		r.mu.Lock()
 		r.closed = true
