@@ -36,6 +36,8 @@ type RemoteCase struct {
 var RemoteCases = []RemoteCase{
 	{"kid-flood-fetches", "kid flood: fetches", "at most ⌈T / 30 s⌉ + 1 fetches while the flood lasts, no flood token accepted"},
 	{"kid-flood-latency", "kid flood: latency", "every valid token verified during the flood, their p99 below the IdP's answer time (they never wait on a fetch), and no more flood lookups held for the IdP's answer time than verifiers × the fetch bound (only those sharing an allowed fetch wait)"},
+	{"rotation", "rotation picked up", "a key published after start-up verifies its first token (the kid miss refetches the set)"},
+	{"start-down", "start-up with the IdP down", "start-up returns within 1 s while the JWKS answers 500, and once it is back a valid token verifies within 3 s"},
 	{"unsupported-key", "unsupported keys mixed in", "an Ed448 OKP key and an unknown kty (AKP) next to the ES256 key: the ES256 key still verifies"},
 	{"no-alg-key", "key without alg", "an EC P-256 JWK without alg verifies ES256 tokens when ES256 is the configured algorithm"},
 	{"outage-cached", "outage: cached keys served", "when the JWKS answers 500, then refuses connections, the cached key keeps verifying"},
@@ -123,10 +125,12 @@ func FloodBound(d time.Duration) int64 {
 type remoteFixture struct {
 	cfg        RemoteConfig
 	goodToken  string // ES256, kid "good-1", in setGood
+	newToken   string // ES256, kid "next-1", in setRotated only
 	noAlgToken string // ES256, kid "noalg-1", in setNoAlg (its JWK has no alg)
 	unknown    string // ES256 by the attacker, kid not in any set
 	flood      []string
 	setGood    []byte
+	setRotated []byte // good-1 and next-1
 	setMixed   []byte // Ed448 OKP, AKP (ML-DSA-44), then good-1
 	setNoAlg   []byte
 }
@@ -142,6 +146,10 @@ func newRemoteFixture(tokens int) (*remoteFixture, error) {
 	if err != nil {
 		return nil, err
 	}
+	next, err := signet.GenerateKeyWithID(signet.ES256, "next-1")
+	if err != nil {
+		return nil, err
+	}
 	noAlg, err := signet.GenerateKeyWithID(signet.ES256, "noalg-1")
 	if err != nil {
 		return nil, err
@@ -153,6 +161,9 @@ func newRemoteFixture(tokens int) (*remoteFixture, error) {
 	now := time.Now()
 	c := jwt.Claims{Issuer: remoteIssuer, Subject: "user-1", Audience: jwt.Audience{remoteAudience}, IssuedAt: jwt.At(now), ExpiresAt: jwt.At(now.Add(2 * time.Hour))}
 	if f.goodToken, err = jwt.Sign(good, c); err != nil {
+		return nil, err
+	}
+	if f.newToken, err = jwt.Sign(next, c); err != nil {
 		return nil, err
 	}
 	if f.noAlgToken, err = jwt.Sign(noAlg, c); err != nil {
@@ -173,6 +184,10 @@ func newRemoteFixture(tokens int) (*remoteFixture, error) {
 	if err != nil {
 		return nil, err
 	}
+	nextJWK, err := publicJWK(next)
+	if err != nil {
+		return nil, err
+	}
 	noAlgJWK, err := publicJWK(noAlg)
 	if err != nil {
 		return nil, err
@@ -181,6 +196,9 @@ func newRemoteFixture(tokens int) (*remoteFixture, error) {
 	ed448 := map[string]any{"kty": "OKP", "crv": "Ed448", "kid": "ed448-1", "use": "sig", "x": randB64(57)}
 	akp := map[string]any{"kty": "AKP", "alg": "ML-DSA-44", "kid": "mldsa-1", "use": "sig", "pub": randB64(1312)}
 	if f.setGood, err = jwkSet(goodJWK); err != nil {
+		return nil, err
+	}
+	if f.setRotated, err = jwkSet(goodJWK, nextJWK); err != nil {
 		return nil, err
 	}
 	if f.setMixed, err = jwkSet(ed448, akp, goodJWK); err != nil {
@@ -261,7 +279,7 @@ type remoteRun struct {
 func (r *remoteRun) all() []RemoteResult {
 	var out []RemoteResult
 	out = append(out, r.flood()...)
-	out = append(out, r.unsupported(), r.noAlg(), r.outage(), r.outageBound(), r.redirect(), r.hugeBody())
+	out = append(out, r.rotation(), r.startDown(), r.unsupported(), r.noAlg(), r.outage(), r.outageBound(), r.redirect(), r.hugeBody())
 	for i := range out {
 		out[i].Lib = r.lib.Name()
 	}
@@ -525,6 +543,54 @@ func (r *remoteRun) single(body []byte, token string) (RemoteSet, error) {
 	defer s.Close()
 	_, err = r.verify(s, token)
 	return s, err
+}
+
+func (r *remoteRun) rotation() RemoteResult {
+	srv := newJWKSServer(r.f.setGood, 0)
+	defer srv.Close()
+	s, err := r.open(srv.URL(), r.f.cfg)
+	if err != nil {
+		return res("rotation", RemoteFail, err.Error())
+	}
+	defer s.Close()
+	if _, err := r.verify(s, r.f.goodToken); err != nil {
+		return res("rotation", RemoteFail, "refused before the rotation: "+short(err))
+	}
+	srv.set(r.f.setRotated, 0, "", 0)
+	f0 := srv.Fetches()
+	if _, err := r.verify(s, r.f.newToken); err != nil {
+		return res("rotation", RemoteFail, fmt.Sprintf("the new key's first token refused (%s since): %s", pluralFetch(srv.Fetches()-f0), short(err)))
+	}
+	return res("rotation", RemotePass, fmt.Sprintf("the new key's first token verified (%s)", pluralFetch(srv.Fetches()-f0)))
+}
+
+func (r *remoteRun) startDown() RemoteResult {
+	srv := newJWKSServer(r.f.setGood, 0)
+	defer srv.Close()
+	srv.fail()
+	t := time.Now()
+	s, err := r.open(srv.URL(), r.f.cfg)
+	took := time.Since(t)
+	if err != nil {
+		return res("start-down", RemoteFail, fmt.Sprintf("start-up returned an error after %.1f s: %s", took.Seconds(), short(err)))
+	}
+	defer s.Close()
+	srv.set(r.f.setGood, 0, "", 0)
+	back := time.Now()
+	for {
+		_, err = r.verify(s, r.f.goodToken)
+		if err == nil || time.Since(back) > 3*time.Second {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	switch {
+	case err != nil:
+		return res("start-down", RemoteFail, fmt.Sprintf("start-up returned in %.2f s, but the token was still refused 3 s after the IdP came back: %s", took.Seconds(), short(err)))
+	case took > time.Second:
+		return res("start-down", RemoteFail, fmt.Sprintf("start-up held the caller %.1f s; the token verified %.1f s after the IdP came back", took.Seconds(), time.Since(back).Seconds()))
+	}
+	return res("start-down", RemotePass, fmt.Sprintf("start-up returned in %.2f s; the token verified %.1f s after the IdP came back", took.Seconds(), time.Since(back).Seconds()))
 }
 
 func (r *remoteRun) unsupported() RemoteResult {

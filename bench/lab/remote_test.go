@@ -9,8 +9,9 @@ import (
 // TestRemoteScenarios runs the remote key sets section in a reduced size
 // (1,000 tokens with random kids in 1 s) against every library: each
 // produces a row per scenario, and signet's rows are the outcomes its
-// defaults promise (the flood's fetches within ⌈T / cooldown⌉ + 1, the
-// unsupported keys skipped and counted, the cached set served through an
+// defaults promise (the flood's fetches within ⌈T / cooldown⌉ + 1, a
+// rotated key picked up, a start-up that does not hang, the unsupported
+// keys skipped and counted, the cached set served through an
 // outage and unavailable past the bound, no redirect, the body cap). The
 // peers' outcomes are reported, not asserted; timing is never asserted.
 func TestRemoteScenarios(t *testing.T) {
@@ -53,7 +54,7 @@ func TestRemoteScenarios(t *testing.T) {
 	if r := signet("unsupported-key"); r.Outcome != RemotePass || !strings.Contains(r.Detail, "2 keys skipped") {
 		t.Errorf("signet with unsupported keys mixed in: %s %s (want the ES256 key verifying, 2 keys skipped)", r.Outcome, r.Detail)
 	}
-	for _, id := range []string{"no-alg-key", "outage-cached", "outage-bound", "redirect", "huge-body"} {
+	for _, id := range []string{"rotation", "start-down", "no-alg-key", "outage-cached", "outage-bound", "redirect", "huge-body"} {
 		if r := signet(id); r.Outcome != RemotePass {
 			t.Errorf("signet %s: %s: %s", id, r.Outcome, r.Detail)
 		}
