@@ -16,7 +16,7 @@ type jwxRemote struct{}
 
 func (jwxRemote) Name() string { return "jwx" }
 func (jwxRemote) Defaults() string {
-	return "refresh from max-age/Expires clamped to [15 min, 30 d] (15 min without), no refetch on an unknown kid (the application calls Refresh), fetch timeout 30 s, body cap 10 MiB, redirects followed (up to 5), whole set refused on one unparseable key"
+	return "refresh from max-age/Expires clamped to [15 min, 30 d] (15 min without), no refetch on an unknown kid (the application calls Refresh), fetch timeout 30 s, body cap 10 MiB, redirects followed (up to 5), whole set refused on one unparseable key, Register waits for the first good fetch (bounded only by its context)"
 }
 func (jwxRemote) StaleBound() bool { return false }
 

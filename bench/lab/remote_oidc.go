@@ -13,7 +13,7 @@ type oidcRemote struct{}
 
 func (oidcRemote) Name() string { return "go-oidc" }
 func (oidcRemote) Defaults() string {
-	return "no expiry and no background refresh; refetch whenever no cached key verifies (concurrent ones share a request, no limit), the caller's context bounds a fetch, no body cap, redirects followed (http.DefaultClient), keys of unsupported alg or kty skipped"
+	return "no expiry and no background refresh; refetch whenever no cached key verifies (concurrent ones share a request, no limit), the caller's context bounds a fetch, no body cap, redirects followed (http.DefaultClient), keys of unsupported alg or kty skipped, nothing fetched before the first token"
 }
 func (oidcRemote) StaleBound() bool { return false }
 

@@ -15,7 +15,7 @@ type signetRemote struct{}
 
 func (signetRemote) Name() string { return "signet" }
 func (signetRemote) Defaults() string {
-	return "refresh from max-age/Expires clamped to [5 min, 24 h] (15 min without) at 80 %, unknown kid: one refetch per 30 s cooldown, shared, other misses answered at once, fetch timeout 5 s, body cap 1 MiB, no redirects, unusable keys skipped, stale set served 24 h then unavailable"
+	return "refresh from max-age/Expires clamped to [5 min, 24 h] (15 min without) at 80 %, unknown kid: one refetch per 30 s cooldown, shared, other misses answered at once, fetch timeout 5 s, body cap 1 MiB, no redirects, unusable keys skipped, stale set served 24 h then unavailable, start-up waits at most 10 s for the first fetch then retries with backoff"
 }
 func (signetRemote) StaleBound() bool { return true }
 

@@ -178,11 +178,11 @@ documentation says; the row shows where it differs.
 	}
 	b.WriteString(strings.Join(counts, "; ") + ".\n\n")
 	b.WriteString(`Reading the table: few fetches under the flood are a pass only with the
-rest of the row. A cache that never refetches on an unknown kid causes no
-fetch, and also picks up a key rotated in only at its next scheduled
-refresh (minutes to hours later); one that refetches on every miss turns
-each forged token into a request to the identity provider and holds the
-caller for it. An outage row passes when the cached key keeps verifying;
+rest of the column. A cache that never refetches on an unknown kid causes
+no fetch, and fails the rotation row: a key rotated in is seen only at its
+next scheduled refresh (minutes to hours later); one that refetches on
+every miss turns each forged token into a request to the identity
+provider and holds the caller for it. An outage row passes when the cached key keeps verifying;
 the bound row asks whether the library can then stop, after a bound, and
 say "unavailable" (a 503) rather than serve a stale set forever or call
 every token invalid (a 401). Redirects and the 10 MiB body are refused by
