@@ -144,8 +144,7 @@ func (s *keyServer) handle(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/moved", http.StatusFound)
 		return
 	case huge, hugeLen:
-		big := bytes.Repeat([]byte(" "), 10<<20)
-		copy(big, `{"keys":[`)
+		big := hugeBody()
 		if m == hugeLen {
 			w.Header().Set("Content-Length", fmt.Sprint(len(big)))
 		}
@@ -168,6 +167,13 @@ func (s *keyServer) handle(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Write(body)
 }
+
+// hugeBody is a 10 MiB body that starts like a JWK Set, made once.
+var hugeBody = sync.OnceValue(func() []byte {
+	big := bytes.Repeat([]byte(" "), 10<<20)
+	copy(big, `{"keys":[`)
+	return big
+})
 
 // clock is a fake clock tests move by hand.
 type clock struct{ ns atomic.Int64 }

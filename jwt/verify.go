@@ -178,15 +178,33 @@ func verify(keys signet.Keys, token string, p *Policy) (Header, string, error) {
 }
 
 // selectKeys calls the concrete Select of signet's key types directly, so
-// that the key ID, a view of a stack buffer, is known not to escape.
+// that the key ID, a view of a stack buffer, is known not to escape. A
+// source that serves from a *signet.KeySet it exposes (jwks.Remote) is
+// looked up the same way; only a miss goes to its Select (which may
+// refetch), with copies.
 func selectKeys(keys signet.Keys, kid string, alg signet.Algorithm) (signet.Candidates, error) {
 	switch ks := keys.(type) {
 	case *signet.Key:
 		return ks.Select(kid, alg)
 	case *signet.KeySet:
 		return ks.Select(kid, alg)
+	case keySetSource:
+		set, err := ks.KeySet()
+		if err != nil {
+			return signet.Candidates{}, err
+		}
+		if c, err := set.Select(kid, alg); err == nil {
+			return c, nil
+		}
 	}
 	return keys.Select(strings.Clone(kid), signet.Algorithm(strings.Clone(string(alg))))
+}
+
+// keySetSource is a signet.Keys whose hits are lookups in a *signet.KeySet
+// it returns (package jwks's Remote): KeySet returns that set, or the
+// error Select would return for any input.
+type keySetSource interface {
+	KeySet() (*signet.KeySet, error)
 }
 
 // intern returns common header values as constants and copies the rest.
