@@ -38,6 +38,8 @@ type config struct {
 	benchtime    time.Duration
 	formats      []string
 	xlang        string // results.json of the cross-language run, included when present
+	// section, when not "", runs one section only: "remote-keys".
+	section string
 }
 
 // isTerminal reports whether w is a character device (a terminal), where
@@ -62,6 +64,7 @@ func run(args []string, stderr io.Writer) error {
 	vectors := fs.String("vectors", "../testdata", "`directory` of the published vectors")
 	only := fs.String("format", "", "run one `format` only: JWT, PASETO or HTTPSig")
 	xl := fs.String("xlang", "../out/xlang/results.json", "`file` of the cross-language run (make xlang), included when present")
+	section := fs.String("section", "", "run one `section` only: remote-keys (the remote JWKS caches; about 40 s in --quick)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -75,6 +78,12 @@ func run(args []string, stderr io.Writer) error {
 	if *only != "" {
 		cfg.formats = []string{*only}
 	}
+	switch *section {
+	case "", "remote-keys":
+		cfg.section = *section
+	default:
+		return fmt.Errorf("--section %q: the one section that runs alone is remote-keys", *section)
+	}
 	if err := flag.Set("test.benchtime", cfg.benchtime.String()); err != nil {
 		return err
 	}
@@ -84,26 +93,38 @@ func run(args []string, stderr io.Writer) error {
 	started := time.Now()
 	fmt.Fprintf(stderr, "lab: %s run, %d rounds of %v per case (%d for the targets' rows), interleaved\n", cfg.mode, cfg.rounds, cfg.benchtime, cfg.targetRounds)
 
-	fmt.Fprintln(stderr, "lab: making keys and checking every library (its own tokens verify, forgeries do not)…")
-	keys, err := lab.NewKeys()
-	if err != nil {
-		return err
-	}
-	cases, err := lab.Cases(keys, lab.Options{Formats: cfg.formats, Quick: cfg.mode == "quick", Sizes: true, Parallel: true})
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(stderr, "lab: %d benchmark cases\n", len(cases))
-	r := &runner{rounds: cfg.rounds, targetRounds: cfg.targetRounds, progress: stderr, tty: isTerminal(stderr)}
-	ms := r.run(cases)
+	var (
+		ms  []*measurement
+		sec *security
+	)
+	if cfg.section == "" {
+		fmt.Fprintln(stderr, "lab: making keys and checking every library (its own tokens verify, forgeries do not)…")
+		keys, err := lab.NewKeys()
+		if err != nil {
+			return err
+		}
+		cases, err := lab.Cases(keys, lab.Options{Formats: cfg.formats, Quick: cfg.mode == "quick", Sizes: true, Parallel: true})
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stderr, "lab: %d benchmark cases\n", len(cases))
+		r := &runner{rounds: cfg.rounds, targetRounds: cfg.targetRounds, progress: stderr, tty: isTerminal(stderr)}
+		ms = r.run(cases)
 
-	fmt.Fprintln(stderr, "lab: security: the attack corpus and the published vectors against every library…")
-	sec, err := runSecurity(cfg)
+		fmt.Fprintln(stderr, "lab: security: the attack corpus and the published vectors against every library…")
+		if sec, err = runSecurity(cfg); err != nil {
+			return err
+		}
+	}
+	o := remoteOptions(cfg.mode, nil)
+	fmt.Fprintf(stderr, "lab: remote key sets: each library's JWKS cache against a hostile server (a flood of %d tokens in %v per library)…\n", o.Tokens, o.Duration)
+	remote, err := runRemote(cfg, stderr)
 	if err != nil {
 		return err
 	}
 
 	rep := newReport(cfg, ms, sec, started)
+	rep.remote = remote
 	if err := rep.readXlang(stderr); err != nil {
 		return err
 	}

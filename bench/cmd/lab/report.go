@@ -175,6 +175,10 @@ func (r *report) writeMarkdown(path string, charts []chart) error {
 		fmt.Fprintf(&b, " %s %s;", d[0], d[1])
 	}
 	b.WriteString("\n\n")
+	if r.cfg.section == "remote-keys" {
+		r.remote.write(&b)
+		return os.WriteFile(path, []byte(b.String()), 0o644)
+	}
 	fmt.Fprintf(&b, `## Method
 
 Every library works through a small adapter (bench/lab) and signs and
@@ -270,6 +274,7 @@ flipped, which every library must refuse.
 		}
 	}
 	r.writeSecurity(&b)
+	r.remote.write(&b)
 	r.writeClaims(&b)
 	r.writeFailures(&b)
 	return os.WriteFile(path, []byte(b.String()), 0o644)

@@ -23,6 +23,7 @@ type report struct {
 	env     envInfo
 	floors  map[string]*measurement // group key → the group's floor
 	xlang   []xlang.Record          // the cross-language run's, when present
+	remote  *remoteKeys             // the remote key sets section's, when run
 }
 
 // envInfo describes the machine and the software measured.
@@ -124,6 +125,9 @@ func (r *report) writeResults(path string) error {
 	for _, rec := range r.xlang {
 		all = append(all, rec)
 	}
+	for _, rec := range r.remote.records() {
+		all = append(all, rec)
+	}
 	data, err := json.MarshalIndent(all, "", " ")
 	if err != nil {
 		return err
@@ -154,7 +158,7 @@ func environment() envInfo {
 	}
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		for _, d := range bi.Deps {
-			for _, want := range []string{"signet-go/signet", "golang-jwt", "lestrrat-go/jwx", "go-jose", "cristalhq/jwt", "kataras/jwt", "go-paseto", "o1egl/paseto", "yaronf/httpsign", "remitly-oss", "common-fate/httpsig"} {
+			for _, want := range []string{"signet-go/signet", "golang-jwt", "lestrrat-go/jwx", "go-jose", "cristalhq/jwt", "kataras/jwt", "go-paseto", "o1egl/paseto", "yaronf/httpsign", "remitly-oss", "common-fate/httpsig", "MicahParks/keyfunc", "MicahParks/jwkset", "coreos/go-oidc", "lestrrat-go/httprc/v3"} {
 				if strings.Contains(d.Path, want) && !strings.HasSuffix(d.Path, "/bench") {
 					v := d.Version
 					if d.Replace != nil {

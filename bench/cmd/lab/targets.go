@@ -84,6 +84,7 @@ func (r *report) writeTargets(b *strings.Builder) {
 			row("RFC 9421 HMAC "+strings.ToLower(op)+" ≥ 2× the fastest peer", fmt.Sprintf("%.1f× (%s)", g, p), g >= 2)
 		}
 	}
+	r.remote.targetRow(row)
 	if len(r.xlang) == 0 {
 		b.WriteString("| cross-language targets (signet vs jsonwebtoken, jjwt) | not run for this report: `make xlang`, then `make report` | — |\n")
 	} else {
