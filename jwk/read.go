@@ -61,6 +61,9 @@ type SkippedKey struct {
 // The error is for the document as a whole: more than MaxSetSize bytes or
 // MaxSetKeys keys (ErrTooLarge), not a JSON object with a "keys" array
 // (ErrMalformed), or an empty or unknown allowed list (ErrUnsupported).
+// The document is JSON read as strictly as ParseSet reads it: invalid
+// UTF-8 or a member name repeated at any depth, inside a key included,
+// makes it malformed, since parsers disagree on what such a document says.
 // A set whose keys were all skipped is returned empty, with no error: the
 // report says why; package jwks counts it as a failed fetch.
 func ReadSet(data []byte, allowed []signet.Algorithm) (*signet.KeySet, SetReport, error) {

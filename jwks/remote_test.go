@@ -195,6 +195,7 @@ func TestServerFailures(t *testing.T) {
 		{"redirect", redirect, r, []error{signet.ErrUnavailable}},
 		{"10 MiB, chunked", huge, r, []error{signet.ErrUnavailable, signet.ErrTooLarge}},
 		{"10 MiB, with Content-Length", hugeLen, r, []error{signet.ErrUnavailable, signet.ErrTooLarge}},
+		{"10 MiB, gzipped to 10 KiB", gzipBomb, r, []error{signet.ErrUnavailable, signet.ErrTooLarge}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -2,6 +2,7 @@ package jwks_test
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"fmt"
 	"net/http"
@@ -31,6 +32,7 @@ const (
 	hugeLen              // 200 with a 10 MiB body and its Content-Length
 	bare304              // 304 even to an unconditional request
 	slowBody             // 200, the start of the body, then nothing until the request is cancelled
+	gzipBomb             // 200, Content-Encoding gzip: 10 KiB that inflate to 10 MiB
 )
 
 // keyServer is a JWKS endpoint on 127.0.0.1 that a test steers: it rotates
@@ -153,6 +155,14 @@ func (s *keyServer) handle(w http.ResponseWriter, r *http.Request) {
 	case bare304:
 		w.WriteHeader(http.StatusNotModified)
 		return
+	case gzipBomb:
+		if !strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {
+			http.Error(w, "gzip only", http.StatusNotAcceptable)
+			return
+		}
+		w.Header().Set("Content-Encoding", "gzip")
+		w.Write(gzipped())
+		return
 	case slowBody:
 		w.Write([]byte(`{"keys":[`))
 		w.(http.Flusher).Flush()
@@ -173,6 +183,15 @@ var hugeBody = sync.OnceValue(func() []byte {
 	big := bytes.Repeat([]byte(" "), 10<<20)
 	copy(big, `{"keys":[`)
 	return big
+})
+
+// gzipped is hugeBody compressed (about 10 KiB).
+var gzipped = sync.OnceValue(func() []byte {
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	zw.Write(hugeBody())
+	zw.Close()
+	return buf.Bytes()
 })
 
 // clock is a fake clock tests move by hand.
