@@ -165,7 +165,7 @@ func (r *Remote) Select(kid string, alg signet.Algorithm) (signet.Candidates, er
 // Select would return it (no set fetched yet, or stale past MaxStale).
 //
 // A lookup in the returned set is what Select does on a hit; a miss in it
-// should go to Select, which may refetch. Package jwt does exactly this, so
+// should go to Select, which may refetch. Package jwt does exactly this (through Cached), so
 // that a key ID read from a token is looked up without being copied:
 // jwt.Verify costs the same with a Remote as with a *signet.KeySet.
 func (r *Remote) KeySet() (*signet.KeySet, error) {
