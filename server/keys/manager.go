@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -167,7 +168,10 @@ func (m *Manager) refreshLocked(ctx context.Context) error {
 // set and the JWKS body.
 func (m *Manager) load(kr storage.KeyRing, gen map[string]*signet.Key) (*loadedRing, error) {
 	prev := m.cur.Load()
-	if prev != nil && prev.version == kr.Version && gen == nil {
+	// The version alone does not name a ring: a store that lost its data
+	// (a Redis restarted empty) numbers its rings from 1 again, so another
+	// instance's fresh ring may come back at the version of the one served.
+	if prev != nil && prev.version == kr.Version && gen == nil && sameRecords(prev.records, kr.Keys) {
 		return prev, nil
 	}
 	lr := &loadedRing{version: kr.Version, records: kr.Keys, private: make(map[string]*signet.Key, len(kr.Keys))}
@@ -220,6 +224,15 @@ func (m *Manager) load(kr storage.KeyRing, gen map[string]*signet.Key) (*loadedR
 	}
 	lr.info = ringInfo(kr.Keys)
 	return lr, nil
+}
+
+// sameRecords reports whether two rings hold the same key records.
+func sameRecords(a, b []storage.Key) bool {
+	return slices.EqualFunc(a, b, func(x, y storage.Key) bool {
+		return x.ID == y.ID && x.State == y.State && x.Algorithm == y.Algorithm && x.Wrapped == y.Wrapped &&
+			x.Public == y.Public && x.Created.Equal(y.Created) && x.ActivateAt.Equal(y.ActivateAt) &&
+			x.RetireAt.Equal(y.RetireAt) && x.RemoveAt.Equal(y.RemoveAt)
+	})
 }
 
 // wrapped returns the stored wrapped form of key kid in lr.

@@ -345,6 +345,53 @@ func TestStoreLostRing(t *testing.T) {
 	checkInvariants(t, ring(t, ts), cfg)
 }
 
+// TestStoreLostRingTwoInstances: when the store comes back empty, the
+// instance that writes the fresh ring stores it at version 1 again, the
+// version the other instance's old ring may have: that instance must
+// load the fresh ring, not keep serving the old one (whose keys no
+// longer exist and whose revocations are lost) because the version
+// matches.
+func TestStoreLostRingTwoInstances(t *testing.T) {
+	ctx := context.Background()
+	clk := newClock()
+	ts := &testStore{Store: storage.NewMemory(clk.Now)}
+	cfg := fastConfig(t, clk, mustKEK(t), signet.ES256)
+	a, b := mustNew(t, ts, cfg), mustNew(t, ts, cfg)
+	mustRefresh(t, a)
+	mustRefresh(t, b)
+	old := signerKID(t, b)
+	if v := ring(t, ts).Version; v != 1 {
+		t.Fatalf("first ring at version %d", v)
+	}
+	ts.down.Store(true)
+	for _, m := range []*keys.Manager{a, b} {
+		if err := m.Refresh(ctx); !errors.Is(err, storage.ErrUnavailable) {
+			t.Fatalf("Refresh during an outage = %v", err)
+		}
+	}
+	ts.Store = storage.NewMemory(clk.Now) // back, empty
+	ts.down.Store(false)
+	mustRefresh(t, a) // writes a fresh ring, at version 1 again
+	if v := ring(t, ts).Version; v != 1 {
+		t.Fatalf("fresh ring at version %d", v)
+	}
+	mustRefresh(t, b)
+	fresh := signerKID(t, a)
+	if got := signerKID(t, b); got != fresh || got == old {
+		t.Fatalf("b signs with %s after the store lost the ring; a with %s (the lost key was %s)", got, fresh, old)
+	}
+	ks, err := b.Verifier(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, found := ks.(*signet.KeySet).Lookup(old); found {
+		t.Fatal("b still verifies with the lost key")
+	}
+	if body := serveJWKS(b, http.MethodGet, nil).Body.String(); strings.Contains(body, old) || !strings.Contains(body, fresh) {
+		t.Fatalf("b publishes %s", body)
+	}
+}
+
 // TestShortRotateScalesMaxAge: with MaxAge and Reload unset, a period
 // shorter than 2×DefaultMaxAge sets MaxAge to half of it (whole seconds,
 // at least 1 s) and Reload to MaxAge, so that it really rotates every
