@@ -137,7 +137,7 @@ func (c *cli) serveFlags(args []string, getenv func(string) string) (*serveConfi
 	kekFile := fs.String("kek-file", "", "`file` holding the key-encryption key (a k4.local PASERK, mode 0600); else SIGNET_KEK")
 	alg := fs.String("alg", string(keys.DefaultAlgorithm), "signing `algorithm`: a JWS algorithm, or v4.public (implied by --format paseto)")
 	format := fs.String("format", string(oauth.FormatJWT), "access token `format`: jwt (RFC 9068) or paseto (v4.public)")
-	rotate := fs.String("rotate", "168h", "how long each signing key signs before the next takes over (a Go `duration`: 168h, 90s)")
+	rotate := fs.String("rotate", "168h", "how long each signing key signs before the next takes over (a Go `duration`: 168h, 90s; under 30m the JWKS max-age is half of it)")
 	tlsCert := fs.String("tls-cert", "", "TLS certificate `file` (PEM; with --tls-key)")
 	tlsKey := fs.String("tls-key", "", "TLS private key `file` (PEM; with --tls-cert)")
 	adminAddr := fs.String("admin-addr", "", "`host:port` for /healthz and /readyz (default: on --addr)")
