@@ -200,6 +200,7 @@ type outageLoad struct {
 	statuses   map[string]map[int]int // endpoint → status → count
 	violations []string
 	maxTook    time.Duration
+	phase      string // what the test is doing, for the violations
 	stop       chan struct{}
 	wg         sync.WaitGroup
 }
@@ -226,7 +227,7 @@ func startOutageLoad(hc *http.Client, instances []*running, revoked string) *out
 				ir, err := tryCall(hc, r.url("/oauth2/introspect"), url.Values{"token": {revoked}}, "svc-b", secretB)
 				l.check("introspect", ir, err)
 				if ir.status == http.StatusOK && ir.body["active"] != false {
-					l.violate("the revoked token introspected %v", ir.body)
+					l.violate("the revoked token introspected at %s at %s: %v", r.inst.addr, time.Now().Format("15:04:05.000"), ir.body)
 				}
 			}
 		}()
@@ -242,19 +243,26 @@ func (l *outageLoad) check(ep string, r reply, err error) {
 	}
 	l.maxTook = max(l.maxTook, r.took)
 	if err != nil {
-		l.violations = append(l.violations, fmt.Sprintf("%s: %v", ep, err))
+		l.violations = append(l.violations, fmt.Sprintf("%s: %s: %v", l.phase, ep, err))
 		return
 	}
 	l.statuses[ep][r.status]++
 	if r.status != http.StatusOK && !r.unavailable() {
-		l.violations = append(l.violations, fmt.Sprintf("%s: %d %v (want 200 or 503 temporarily_unavailable)", ep, r.status, r.body))
+		l.violations = append(l.violations, fmt.Sprintf("%s: %s: %d %v (want 200 or 503 temporarily_unavailable)", l.phase, ep, r.status, r.body))
 	}
 }
 
 func (l *outageLoad) violate(format string, args ...any) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.violations = append(l.violations, fmt.Sprintf(format, args...))
+	l.violations = append(l.violations, l.phase+": "+fmt.Sprintf(format, args...))
+}
+
+// setPhase names what the test does next, for the violations.
+func (l *outageLoad) setPhase(p string) {
+	l.mu.Lock()
+	l.phase = p
+	l.mu.Unlock()
 }
 
 // finish stops the load and fails t on any violation.
@@ -304,6 +312,17 @@ func TestServeRedisOutage(t *testing.T) {
 	a := startServe(t, args, env)
 	b := startServe(t, args, env)
 	both := []*running{a, b}
+	t.Cleanup(func() {
+		if t.Failed() { // what the key loops saw, to place the failure
+			for _, r := range both {
+				for l := range strings.SplitSeq(r.stderr.String(), "\n") {
+					if strings.Contains(l, `"msg":"keys`) {
+						t.Log(r.inst.addr, l)
+					}
+				}
+			}
+		}
+	})
 	hc := &http.Client{Timeout: outageRequestBound}
 	defer hc.CloseIdleConnections()
 
@@ -326,6 +345,7 @@ func TestServeRedisOutage(t *testing.T) {
 	_, kidsBefore := a.jwks()
 
 	load := startOutageLoad(hc, both, revoked)
+	load.setPhase("before")
 	defer func() {
 		select {
 		case <-load.stop:
@@ -385,8 +405,10 @@ func TestServeRedisOutage(t *testing.T) {
 	}
 
 	// 1. Paused: connections open, nothing answers.
+	load.setPhase("paused")
 	p.signal(syscall.SIGSTOP)
 	down("paused (SIGSTOP)")
+	load.setPhase("resumed")
 	p.signal(syscall.SIGCONT)
 	up("resumed (SIGCONT)")
 	checkTokens("after the pause", true)
@@ -395,8 +417,10 @@ func TestServeRedisOutage(t *testing.T) {
 	}
 
 	// 2. Stopped, restarted with its data.
+	load.setPhase("stopped")
 	p.terminate()
 	down("stopped (SIGTERM)")
+	load.setPhase("restarted with its data")
 	p.start()
 	up("restarted with its data")
 	checkTokens("after the restart with data", true)
@@ -405,8 +429,10 @@ func TestServeRedisOutage(t *testing.T) {
 	}
 
 	// 3. Killed, restarted empty: the ring and the revocations are lost.
+	load.setPhase("killed")
 	p.kill()
 	down("killed (SIGKILL)")
+	load.setPhase("restarted empty")
 	p.dir = t.TempDir()
 	p.start()
 	up("restarted empty")
