@@ -258,7 +258,10 @@
 // (client_secret_basic, client_secret_post, private_key_jwt), RFC 9068
 // access tokens (or PASETO v4.public with --format paseto), introspection,
 // revocation, RFC 8414 discovery and a JWKS whose keys rotate every
-// --rotate (168h by default) without failing a token.
+// --rotate (168h by default) without failing a token. A period under 30
+// minutes (seconds, for trying rotation out) scales the JWKS max-age down
+// to half of it, so that each next key is still published two max-ages
+// before it signs and the keys really rotate that often.
 //
 //	signet serve --dev
 //
@@ -279,7 +282,16 @@
 // from --kek-file or SIGNET_KEK (make one with signet keygen v4.local), and
 // serve refuses to start without it. A Redis that does not answer at start
 // does not stop it: serve listens, answers 503 and reports not ready
-// until Redis answers, then becomes ready by itself.
+// until Redis answers, then becomes ready by itself. Each instance reads
+// the key ring every second: within about a second of Redis failing, the
+// token, introspection and revocation endpoints answer 503 and /readyz
+// fails (the JWKS is still served), and within about a second of its
+// return the service resumes by itself. A Redis that comes back without
+// its data has lost the key ring and the revocations with it: the
+// instances write and publish a fresh ring, and tokens signed before
+// introspect inactive (resource servers that cached the old JWKS accept
+// them until their cache expires); keep Redis's data (AOF or RDB) to keep
+// tokens and revocations across its restarts.
 //
 // The issuer is http://ADDR (https:// with --tls-cert and --tls-key)
 // unless --issuer names it. /metrics answers Prometheus text (package

@@ -42,8 +42,13 @@ const (
 	serveShutdownTimeout = 10 * time.Second
 	// serveRefreshTimeout bounds the first load of the key ring: a store
 	// that does not answer by then does not stop the start (/readyz
-	// answers 503 until untilReady loads the ring).
+	// answers 503 until the key loop loads the ring).
 	serveRefreshTimeout = 10 * time.Second
+	// serveReload is how often the key loop reloads the ring from the
+	// store (keys.Config.Reload): so how soon an outage stops issuing and
+	// introspecting (503) and how soon the service resumes once the store
+	// answers again. One small read per second and instance.
+	serveReload = time.Second
 )
 
 // kekEnv is the environment variable holding the key-encryption key.
@@ -135,7 +140,7 @@ func (c *cli) serveFlags(args []string, getenv func(string) string) (*serveConfi
 	kekFile := fs.String("kek-file", "", "`file` holding the key-encryption key (a k4.local PASERK, mode 0600); else SIGNET_KEK")
 	alg := fs.String("alg", string(keys.DefaultAlgorithm), "signing `algorithm`: a JWS algorithm, or v4.public (implied by --format paseto)")
 	format := fs.String("format", string(oauth.FormatJWT), "access token `format`: jwt (RFC 9068) or paseto (v4.public)")
-	rotate := fs.String("rotate", "168h", "how long each signing key signs before the next takes over (a Go `duration`: 168h, 90s)")
+	rotate := fs.String("rotate", "168h", "how long each signing key signs before the next takes over (a Go `duration`: 168h, 90s; under 30m the JWKS max-age is half of it)")
 	tlsCert := fs.String("tls-cert", "", "TLS certificate `file` (PEM; with --tls-key)")
 	tlsKey := fs.String("tls-key", "", "TLS private key `file` (PEM; with --tls-cert)")
 	adminAddr := fs.String("admin-addr", "", "`host:port` for /healthz and /readyz (default: on --addr)")
@@ -265,7 +270,7 @@ func runService(ctx context.Context, cfg *serveConfig, stdout io.Writer, logger 
 	}
 
 	m := metrics.New()
-	kc := keys.Config{Algorithm: cfg.alg, Rotate: cfg.rotate, KEK: kek, Logger: logger, Observer: m}
+	kc := keys.Config{Algorithm: cfg.alg, Rotate: cfg.rotate, Reload: serveReload, KEK: kek, Logger: logger, Observer: m}
 	if hooks.keys != nil {
 		hooks.keys(&kc)
 	}
@@ -294,8 +299,7 @@ func runService(ctx context.Context, cfg *serveConfig, stdout io.Writer, logger 
 	}
 	loopCtx, stopLoop := context.WithCancel(context.Background())
 	defer stopLoop()
-	go km.Run(loopCtx)
-	go untilReady(loopCtx, km, logger)
+	go km.Run(loopCtx) // every second: a store back after an outage is used within a second
 
 	main, admin := servedHandlers(m.Instrument(srv.Handler()), m.Handler(), adminLn != nil)
 	errorLog := slog.NewLogLogger(logger.Handler(), slog.LevelWarn)
@@ -486,28 +490,6 @@ func openServeStore(ctx context.Context, cfg *serveConfig, logger *slog.Logger) 
 		logger.Warn("redis does not answer yet; /readyz answers 503 until it does", "err", err)
 	}
 	return s, "redis", nil
-}
-
-// untilReady loads the keys again every second until the manager is
-// ready: with a store that did not answer at start (Redis down), the
-// service becomes ready about a second after the store answers, not at
-// the manager's next reload. It logs the first failure only.
-func untilReady(ctx context.Context, km *keys.Manager, logger *slog.Logger) {
-	for logged := false; !km.Ready(); {
-		select {
-		case <-ctx.Done():
-			return
-		case <-time.After(time.Second):
-		}
-		if err := km.Refresh(ctx); err != nil {
-			if !logged {
-				logger.Warn("keys: not loaded yet; retrying every second", "err", err)
-				logged = true
-			}
-			continue
-		}
-		logger.Info("keys: loaded; ready")
-	}
 }
 
 // redisLogger sends the Redis client's own messages (connection pool

@@ -33,7 +33,10 @@ type Config struct {
 	// published that long before it signs).
 	Rotate time.Duration
 	// MaxAge is the JWKS max-age (Cache-Control) and so the oldest key set
-	// a client may hold.
+	// a client may hold. When zero it is DefaultMaxAge, or Rotate/2 (whole
+	// seconds, at least 1 s) when Rotate is shorter than 2×DefaultMaxAge,
+	// so that a short period (seconds, for tests) really rotates that
+	// often instead of being stretched to 30 minutes.
 	MaxAge time.Duration
 	// MaxTokenTTL is the longest lifetime of a token signed with these
 	// keys: a retired key stays published that long (plus MaxAge and
@@ -43,8 +46,10 @@ type Config struct {
 	// and the verifiers; it lengthens the retired grace.
 	Leeway time.Duration
 	// Reload is how often Run reloads the ring from the store and rotates
-	// when due (30 s by default). It must not exceed MaxAge: another
-	// instance may lag that long behind a rotation.
+	// when due (DefaultReload, or MaxAge when that is shorter). It must
+	// not exceed MaxAge: another instance may lag that long behind a
+	// rotation. It is also how soon a store outage stops signing (see
+	// Manager.Signer).
 	Reload time.Duration
 	// Now is the clock (time.Now when nil).
 	Now func() time.Time
@@ -75,13 +80,13 @@ func (c Config) withDefaults() (Config, error) {
 		c.Rotate = DefaultRotate
 	}
 	if c.MaxAge == 0 {
-		c.MaxAge = DefaultMaxAge
+		c.MaxAge = scaledMaxAge(c.Rotate)
 	}
 	if c.MaxTokenTTL == 0 {
 		c.MaxTokenTTL = DefaultMaxTokenTTL
 	}
 	if c.Reload == 0 {
-		c.Reload = DefaultReload
+		c.Reload = min(DefaultReload, c.MaxAge)
 	}
 	if c.Now == nil {
 		c.Now = time.Now
@@ -105,6 +110,17 @@ func (c Config) withDefaults() (Config, error) {
 		return c, err
 	}
 	return c, nil
+}
+
+// scaledMaxAge is the default MaxAge for a rotation period: DefaultMaxAge,
+// or half the period when that is shorter (whole seconds, at least 1 s:
+// Cache-Control counts seconds), so that the publish lead (2×MaxAge) fits
+// in the period and a period of seconds rotates every few seconds.
+func scaledMaxAge(rotate time.Duration) time.Duration {
+	if rotate <= 0 || rotate >= 2*DefaultMaxAge {
+		return DefaultMaxAge
+	}
+	return max(time.Second, (rotate / 2).Truncate(time.Second))
 }
 
 // publishLead is how long a next key is published before it may sign.

@@ -16,9 +16,15 @@
 //	k, err := m.Signer(ctx)    // the active private key, kid set
 //	ks, err := m.Verifier(ctx) // next + active + retired, for introspection
 //
-// Signer and Verifier read only memory (one atomic load): the store is
-// consulted by the loop alone, every Config.Reload (30 s), so a store that
-// goes down stops rotation but not signing.
+// Signer and Verifier read only memory (atomic loads): the store is
+// consulted by the loop alone, every Config.Reload (30 s, or MaxAge when
+// shorter). They fail closed (storage.ErrUnavailable) from the first
+// reload that cannot reach the store until one that can: the ring in
+// memory may be stale by then (another instance rotated, or the store
+// came back empty, its revocations lost with it), so nothing is signed or
+// verified with it; the JWKS handler goes on serving it. The first reload
+// after the outage installs the store's ring, a fresh one when the store
+// lost it.
 //
 // For monitoring, Ring describes the keys served (id, algorithm, state,
 // schedule; never key material), and Config.Observer is told of each
@@ -45,7 +51,10 @@
 //     clocks of replicas and verifiers.
 //
 // With the defaults (Rotate 7 d, MaxAge 15 min, MaxTokenTTL 24 h, Leeway
-// 0) the JWKS holds two or three keys. Instances that share a store each
+// 0) the JWKS holds two or three keys. A Rotate shorter than 30 min with
+// MaxAge unset scales MaxAge down to Rotate/2 (whole seconds, at least
+// 1 s) and Reload with it, so that a period of seconds (for tests) really
+// rotates every period, each next key still published 2×MaxAge ahead. Instances that share a store each
 // run the loop; every rotation is written by compare-and-swap on the ring's
 // version (storage.Store.SwapKeys), so when several notice that a rotation
 // is due exactly one writes it and the others reload and find nothing

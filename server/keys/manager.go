@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -27,6 +28,11 @@ type Manager struct {
 	cur atomic.Pointer[loadedRing] // nil until a ring with an active key is loaded
 
 	refresh sync.Mutex // one Refresh at a time
+
+	// storeDown is set when the last Refresh could not read or write the
+	// store, and cleared once a Refresh succeeded (after its ring is
+	// installed): meanwhile Signer and Verifier fail closed.
+	storeDown atomic.Bool
 
 	errMu   sync.Mutex
 	lastErr error // the last Refresh failure, for errors before the first load
@@ -59,16 +65,26 @@ func New(store storage.Store, cfg Config) (*Manager, error) {
 }
 
 // Run is the rotation loop: it calls Refresh at once and then every
-// Config.Reload (30 s) until ctx is done. Run one per process; when many
+// Config.Reload until ctx is done. Run one per process; when many
 // processes share a store, each runs its own loop and the store's
-// compare-and-swap lets exactly one of them rotate. Failures are logged
-// and retried at the next tick; meanwhile the last ring loaded is served.
+// compare-and-swap lets exactly one of them rotate. Failures are retried
+// at the next tick; the first of a series is logged, and the recovery.
+// While the store does not answer nothing is signed (see Signer); the
+// JWKS handler goes on serving the last ring loaded.
 func (m *Manager) Run(ctx context.Context) {
 	t := time.NewTicker(m.cfg.Reload)
 	defer t.Stop()
+	failing := false
 	for {
-		if err := m.Refresh(ctx); err != nil && ctx.Err() == nil {
-			m.cfg.Logger.Warn("keys: refresh failed; serving the last key ring", "err", err)
+		err := m.Refresh(ctx)
+		switch {
+		case ctx.Err() != nil:
+		case err != nil && !failing:
+			m.cfg.Logger.Warn("keys: refresh failed; retrying every reload", "err", err, "reload", m.cfg.Reload.String())
+			failing = true
+		case err == nil && failing:
+			m.cfg.Logger.Info("keys: refresh succeeded again; key ring reloaded")
+			failing = false
 		}
 		select {
 		case <-ctx.Done():
@@ -84,13 +100,17 @@ func (m *Manager) Run(ctx context.Context) {
 // wrote first) and makes it the ring served. Each store call is bounded by
 // Config.Reload. A ring whose keys do not unwrap under the KEK is never
 // written over: the error wraps signet.ErrSignatureInvalid. Store errors
-// wrap storage.ErrUnavailable.
+// wrap storage.ErrUnavailable; after one, Signer and Verifier fail until
+// a Refresh succeeds again.
 func (m *Manager) Refresh(ctx context.Context) error {
 	m.refresh.Lock()
 	defer m.refresh.Unlock()
 	ctx, cancel := context.WithTimeout(ctx, m.cfg.Reload)
 	defer cancel()
 	err := m.refreshLocked(ctx)
+	if err == nil {
+		m.storeDown.Store(false) // after the ring was installed
+	}
 	m.errMu.Lock()
 	m.lastErr = err
 	m.errMu.Unlock()
@@ -102,6 +122,7 @@ func (m *Manager) refreshLocked(ctx context.Context) error {
 		kr, err := m.store.Keys(ctx)
 		if err != nil {
 			m.cfg.Observer.StoreError(StoreOpKeys)
+			m.storeDown.Store(true)
 			return fmt.Errorf("keys: loading the key ring: %w", err)
 		}
 		lr, err := m.load(kr, nil)
@@ -124,6 +145,7 @@ func (m *Manager) refreshLocked(ctx context.Context) error {
 		}
 		if err != nil {
 			m.cfg.Observer.StoreError(StoreOpSwapKeys)
+			m.storeDown.Store(true)
 			m.install(lr)
 			return fmt.Errorf("keys: storing the key ring: %w", err)
 		}
@@ -146,7 +168,10 @@ func (m *Manager) refreshLocked(ctx context.Context) error {
 // set and the JWKS body.
 func (m *Manager) load(kr storage.KeyRing, gen map[string]*signet.Key) (*loadedRing, error) {
 	prev := m.cur.Load()
-	if prev != nil && prev.version == kr.Version && gen == nil {
+	// The version alone does not name a ring: a store that lost its data
+	// (a Redis restarted empty) numbers its rings from 1 again, so another
+	// instance's fresh ring may come back at the version of the one served.
+	if prev != nil && prev.version == kr.Version && gen == nil && sameRecords(prev.records, kr.Keys) {
 		return prev, nil
 	}
 	lr := &loadedRing{version: kr.Version, records: kr.Keys, private: make(map[string]*signet.Key, len(kr.Keys))}
@@ -199,6 +224,15 @@ func (m *Manager) load(kr storage.KeyRing, gen map[string]*signet.Key) (*loadedR
 	}
 	lr.info = ringInfo(kr.Keys)
 	return lr, nil
+}
+
+// sameRecords reports whether two rings hold the same key records.
+func sameRecords(a, b []storage.Key) bool {
+	return slices.EqualFunc(a, b, func(x, y storage.Key) bool {
+		return x.ID == y.ID && x.State == y.State && x.Algorithm == y.Algorithm && x.Wrapped == y.Wrapped &&
+			x.Public == y.Public && x.Created.Equal(y.Created) && x.ActivateAt.Equal(y.ActivateAt) &&
+			x.RetireAt.Equal(y.RetireAt) && x.RemoveAt.Equal(y.RemoveAt)
+	})
 }
 
 // wrapped returns the stored wrapped form of key kid in lr.
@@ -259,11 +293,21 @@ func rotated(before, after []storage.Key) bool {
 
 // Signer returns the active private key, its kid set: the key to sign
 // with now. It reads only memory (the ring the loop loaded last; ctx is
-// not used and the store never called), so a store that is down does not
-// stop signing once a ring was loaded. Before that, the error wraps
-// storage.ErrUnavailable and signet.ErrKeyNotFound.
+// not used and the store never called). Before a ring was loaded, the
+// error wraps storage.ErrUnavailable and signet.ErrKeyNotFound.
+//
+// It fails closed while the store does not answer: from the first
+// Refresh that could not reach the store (within Config.Reload of an
+// outage) until one that could, the error wraps storage.ErrUnavailable.
+// The ring in memory may then be stale: another instance may have
+// rotated, or the store may come back empty (a Redis restarted without
+// its data) and with it the revocations; signing and introspecting with
+// the old ring would hand out tokens no published key set holds, or
+// report a revoked token active. The first Refresh after the outage
+// installs the store's ring (a fresh one, when the store lost it) before
+// anything is served again.
 func (m *Manager) Signer(ctx context.Context) (*signet.Key, error) {
-	if lr := m.cur.Load(); lr != nil {
+	if lr := m.cur.Load(); lr != nil && !m.storeDown.Load() {
 		return lr.signer, nil
 	}
 	return nil, m.notLoaded()
@@ -273,23 +317,29 @@ func (m *Manager) Signer(ctx context.Context) (*signet.Key, error) {
 // the next, active and retired keys of the last ring loaded, as a
 // *signet.KeySet looked up by kid (public keys; for HMAC algorithms the
 // secret keys themselves, which are never published). Errors are those of
-// Signer.
+// Signer, and so is the failing closed while the store does not answer.
 func (m *Manager) Verifier(ctx context.Context) (signet.Keys, error) {
-	if lr := m.cur.Load(); lr != nil {
+	if lr := m.cur.Load(); lr != nil && !m.storeDown.Load() {
 		return lr.verifier, nil
 	}
 	return nil, m.notLoaded()
 }
 
-// Ready reports whether a ring with an active key has been loaded, so
-// that Signer, Verifier and the JWKS handler serve. It stays true when the
-// store fails later: the last ring is served.
-func (m *Manager) Ready() bool { return m.cur.Load() != nil }
+// Ready reports whether Signer and Verifier serve: a ring with an active
+// key has been loaded and the last Refresh reached the store. The JWKS
+// handler serves the last ring loaded even while not ready.
+func (m *Manager) Ready() bool { return m.cur.Load() != nil && !m.storeDown.Load() }
 
 func (m *Manager) notLoaded() error {
 	m.errMu.Lock()
 	err := m.lastErr
 	m.errMu.Unlock()
+	if m.cur.Load() != nil {
+		if err == nil { // the failure is being recorded
+			return fmt.Errorf("%w: keys: the store does not answer; not signing until it does", storage.ErrUnavailable)
+		}
+		return fmt.Errorf("%w: keys: the store does not answer; not signing until it does: %w", storage.ErrUnavailable, err)
+	}
 	if err == nil {
 		return fmt.Errorf("%w: keys: no key ring loaded yet (%w)", storage.ErrUnavailable, signet.ErrKeyNotFound)
 	}

@@ -3,6 +3,8 @@ package keys_test
 import (
 	"context"
 	"errors"
+	"net/http"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -252,7 +254,10 @@ func TestManyManagersOneStore(t *testing.T) {
 
 // TestStoreUnavailable: before the first load the manager is not ready
 // and Signer fails with storage.ErrUnavailable; once loaded, an outage
-// stops rotation but not signing, and the loop resumes by itself.
+// seen by a Refresh stops rotation and fails Signer and Verifier closed
+// (storage.ErrUnavailable) while the JWKS is still served, and the first
+// Refresh that reaches the store again resumes them (with the rotation
+// that fell due meanwhile).
 func TestStoreUnavailable(t *testing.T) {
 	ctx := context.Background()
 	clk := newClock()
@@ -277,21 +282,156 @@ func TestStoreUnavailable(t *testing.T) {
 	kid := signerKID(t, m)
 	ts.down.Store(true)
 	clk.Advance(time.Hour) // rotation long due
+	if signerKID(t, m) != kid {
+		t.Fatal("an outage no Refresh saw yet changed the signer")
+	}
 	for range 3 {
 		if err := m.Refresh(ctx); !errors.Is(err, storage.ErrUnavailable) {
 			t.Fatalf("Refresh during an outage = %v", err)
 		}
-		if !m.Ready() || signerKID(t, m) != kid {
-			t.Fatal("an outage stopped signing with the last ring")
+		if m.Ready() {
+			t.Fatal("ready during an outage")
 		}
-		if _, err := m.Verifier(ctx); err != nil {
-			t.Fatal(err)
+		if k, err := m.Signer(ctx); k != nil || !errors.Is(err, storage.ErrUnavailable) {
+			t.Fatalf("Signer during an outage = %v, %v", k, err)
+		}
+		if ks, err := m.Verifier(ctx); ks != nil || !errors.Is(err, storage.ErrUnavailable) {
+			t.Fatalf("Verifier during an outage = %v, %v", ks, err)
+		}
+		if rec := serveJWKS(m, http.MethodGet, nil); rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), kid) {
+			t.Fatalf("JWKS during an outage: %d %s", rec.Code, rec.Body)
 		}
 	}
 	ts.down.Store(false)
 	mustRefresh(t, m)
-	if signerKID(t, m) == kid {
+	if !m.Ready() || signerKID(t, m) == kid {
 		t.Fatal("no rotation after the store came back")
+	}
+}
+
+// TestStoreLostRing: a store that comes back empty after an outage (a
+// Redis restarted without its data) gets a fresh ring; until the Refresh
+// that writes it, the old ring neither signs nor verifies, and after it
+// the old keys are gone, so that no token they signed (whose revocation
+// the store lost too) verifies again.
+func TestStoreLostRing(t *testing.T) {
+	ctx := context.Background()
+	clk := newClock()
+	ts := &testStore{Store: storage.NewMemory(clk.Now)}
+	cfg := fastConfig(t, clk, mustKEK(t), signet.ES256)
+	m := mustNew(t, ts, cfg)
+	mustRefresh(t, m)
+	old := signerKID(t, m)
+	ts.down.Store(true)
+	if err := m.Refresh(ctx); !errors.Is(err, storage.ErrUnavailable) {
+		t.Fatalf("Refresh during an outage = %v", err)
+	}
+	ts.Store = storage.NewMemory(clk.Now) // back, empty
+	ts.down.Store(false)
+	if k, err := m.Signer(ctx); k != nil || !errors.Is(err, storage.ErrUnavailable) {
+		t.Fatalf("Signer before the Refresh after the outage = %v, %v", k, err)
+	}
+	mustRefresh(t, m)
+	if kid := signerKID(t, m); kid == old {
+		t.Fatal("the lost key signs again")
+	}
+	ks, err := m.Verifier(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, found := ks.(*signet.KeySet).Lookup(old); found {
+		t.Fatal("the lost key still verifies")
+	}
+	checkInvariants(t, ring(t, ts), cfg)
+}
+
+// TestStoreLostRingTwoInstances: when the store comes back empty, the
+// instance that writes the fresh ring stores it at version 1 again, the
+// version the other instance's old ring may have: that instance must
+// load the fresh ring, not keep serving the old one (whose keys no
+// longer exist and whose revocations are lost) because the version
+// matches.
+func TestStoreLostRingTwoInstances(t *testing.T) {
+	ctx := context.Background()
+	clk := newClock()
+	ts := &testStore{Store: storage.NewMemory(clk.Now)}
+	cfg := fastConfig(t, clk, mustKEK(t), signet.ES256)
+	a, b := mustNew(t, ts, cfg), mustNew(t, ts, cfg)
+	mustRefresh(t, a)
+	mustRefresh(t, b)
+	old := signerKID(t, b)
+	if v := ring(t, ts).Version; v != 1 {
+		t.Fatalf("first ring at version %d", v)
+	}
+	ts.down.Store(true)
+	for _, m := range []*keys.Manager{a, b} {
+		if err := m.Refresh(ctx); !errors.Is(err, storage.ErrUnavailable) {
+			t.Fatalf("Refresh during an outage = %v", err)
+		}
+	}
+	ts.Store = storage.NewMemory(clk.Now) // back, empty
+	ts.down.Store(false)
+	mustRefresh(t, a) // writes a fresh ring, at version 1 again
+	if v := ring(t, ts).Version; v != 1 {
+		t.Fatalf("fresh ring at version %d", v)
+	}
+	mustRefresh(t, b)
+	fresh := signerKID(t, a)
+	if got := signerKID(t, b); got != fresh || got == old {
+		t.Fatalf("b signs with %s after the store lost the ring; a with %s (the lost key was %s)", got, fresh, old)
+	}
+	ks, err := b.Verifier(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, found := ks.(*signet.KeySet).Lookup(old); found {
+		t.Fatal("b still verifies with the lost key")
+	}
+	if body := serveJWKS(b, http.MethodGet, nil).Body.String(); strings.Contains(body, old) || !strings.Contains(body, fresh) {
+		t.Fatalf("b publishes %s", body)
+	}
+}
+
+// TestShortRotateScalesMaxAge: with MaxAge and Reload unset, a period
+// shorter than 2×DefaultMaxAge sets MaxAge to half of it (whole seconds,
+// at least 1 s) and Reload to MaxAge, so that it really rotates every
+// period: a ring of 2 s publishes max-age=1 and has rotated several times
+// after 10 s. Longer periods keep the defaults.
+func TestShortRotateScalesMaxAge(t *testing.T) {
+	for _, tc := range []struct {
+		rotate time.Duration
+		maxAge string
+	}{
+		{2 * time.Second, "max-age=1,"},
+		{1500 * time.Millisecond, "max-age=1,"},
+		{10 * time.Minute, "max-age=300,"},
+		{30 * time.Minute, "max-age=900,"},
+		{keys.DefaultRotate, "max-age=900,"},
+	} {
+		clk := newClock()
+		st := storage.NewMemory(clk.Now)
+		m := mustNew(t, st, keys.Config{KEK: mustKEK(t), Rotate: tc.rotate, Now: clk.Now})
+		mustRefresh(t, m)
+		if cc := serveJWKS(m, http.MethodGet, nil).Header().Get("Cache-Control"); !strings.Contains(cc, tc.maxAge) {
+			t.Errorf("rotate %v: Cache-Control %q, want %s", tc.rotate, cc, tc.maxAge)
+		}
+	}
+	clk := newClock()
+	st := storage.NewMemory(clk.Now)
+	m := mustNew(t, st, keys.Config{KEK: mustKEK(t), Rotate: 2 * time.Second, Now: clk.Now})
+	seen := map[string]bool{}
+	for range 20 { // 10 s in reloads of 500 ms
+		mustRefresh(t, m)
+		seen[signerKID(t, m)] = true
+		clk.Advance(500 * time.Millisecond)
+	}
+	if len(seen) < 4 {
+		t.Fatalf("%d signing keys in 10 s of a 2 s rotation", len(seen))
+	}
+	// Reload defaults to MaxAge: an explicit MaxAge under 30 s is valid
+	// without a Reload.
+	if _, err := keys.New(st, keys.Config{KEK: mustKEK(t), MaxAge: 5 * time.Second}); err != nil {
+		t.Fatalf("MaxAge 5s without Reload: %v", err)
 	}
 }
 

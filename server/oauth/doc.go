@@ -107,7 +107,11 @@
 // holds (a JWT's claims are readable by whoever holds it); what
 // introspection adds is the signature and revocation check. When the
 // store cannot say whether the token is revoked, the answer is 503, never
-// active:true.
+// active:true; and a token the store says is not revoked is active only
+// if it verifies with the keys served once the store answered (a store
+// back from an outage without its data has lost the revocations, and the
+// key manager then refuses, or serves the store's new ring, until which
+// the answer is 503).
 //
 // Revocation records the jti of a valid token issued to the calling
 // client until the token's exp (store.Revoke); introspection then reports

@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"reflect"
 	"time"
 
+	"github.com/signet-go/signet"
 	"github.com/signet-go/signet/jwt"
 	"github.com/signet-go/signet/paseto"
 )
@@ -18,7 +20,8 @@ const MaxTokenSize = 8 << 10
 // typ, iss and exp.
 type verified struct {
 	claims accessClaims
-	aud    any // the aud claim as written: a string or a list
+	aud    any         // the aud claim as written: a string or a list
+	keys   signet.Keys // the keys it verified with
 }
 
 // verify checks tok as an access token of this service at now. The
@@ -35,7 +38,7 @@ func (s *Server) verify(ctx context.Context, tok string, now time.Time) (*verifi
 		return nil, err
 	}
 	clock := func() time.Time { return now }
-	v := &verified{}
+	v := &verified{keys: keys}
 	if s.format == FormatPASETO {
 		c, err := paseto.Verify[pasetoClaims](keys, tok, paseto.Policy{Issuer: s.issuer, IgnoreAudience: true, Now: clock, MaxSize: MaxTokenSize})
 		if err != nil {
@@ -71,6 +74,28 @@ func (s *Server) verify(ctx context.Context, tok string, now time.Time) (*verifi
 	return v, nil
 }
 
+// recheck returns v if the keys v verified with are still the keys
+// served, else tok verified again with those (nil when it no longer
+// verifies); err when the key source cannot answer now.
+func (s *Server) recheck(ctx context.Context, tok string, now time.Time, v *verified) (*verified, error) {
+	cur, err := s.keys.Verifier(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if sameKeys(cur, v.keys) {
+		return v, nil
+	}
+	return s.verify(ctx, tok, now)
+}
+
+// sameKeys reports whether a and b are one key set: the same pointer (a
+// *signet.KeySet, as the key manager serves); sets of other kinds count
+// as different (comparing them could panic).
+func sameKeys(a, b signet.Keys) bool {
+	t := reflect.TypeOf(a)
+	return t != nil && t.Kind() == reflect.Pointer && t == reflect.TypeOf(b) && a == b
+}
+
 // introspectResponse is an RFC 7662 §2.2 response for an active token.
 type introspectResponse struct {
 	Active    bool   `json:"active"`
@@ -96,7 +121,8 @@ func (s *Server) introspect(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, epIntrospect, errRequest("token missing"))
 		return
 	}
-	v, err := s.verify(r.Context(), tok, s.now())
+	now := s.now()
+	v, err := s.verify(r.Context(), tok, now)
 	if err != nil {
 		note(r, "", ErrTemporarilyUnavailable, "keys: "+reasonOf(err))
 		s.fail(w, r, epIntrospect, errUnavailable("the token could not be checked: try again"))
@@ -114,7 +140,19 @@ func (s *Server) introspect(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, epIntrospect, errUnavailable("revocation could not be checked: try again"))
 		return
 	}
-	if revoked {
+	if !revoked {
+		// The keys may have changed while the store answered: a store
+		// back from an outage without its data (the revocations lost)
+		// makes the key source refuse until it reloaded, then serve the
+		// store's new ring. Whatever the token verified with before, it
+		// must verify with the keys served now.
+		if v, err = s.recheck(r.Context(), tok, now, v); err != nil {
+			note(r, "", ErrTemporarilyUnavailable, "keys: "+reasonOf(err))
+			s.fail(w, r, epIntrospect, errUnavailable("the token could not be checked: try again"))
+			return
+		}
+	}
+	if revoked || v == nil {
 		writeJSON(w, []byte(`{"active":false}`+"\n"))
 		s.obs.Introspected(ResultInactive)
 		return

@@ -1,7 +1,9 @@
 package oauth
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/url"
 	"slices"
@@ -12,6 +14,7 @@ import (
 	"github.com/signet-go/signet"
 	"github.com/signet-go/signet/jwt"
 	"github.com/signet-go/signet/paseto"
+	"github.com/signet-go/signet/server/storage"
 )
 
 func (e *env) introspect(tok string, auth map[string][]string) *resp {
@@ -351,4 +354,61 @@ func TestNewConfig(t *testing.T) {
 			t.Errorf("config %+v accepted", c)
 		}
 	}
+}
+
+// revokedHook is a store that runs hook each time Revoked is asked,
+// before answering: the moment a store outage or a reload may change the
+// keys under an introspection in flight.
+type revokedHook struct {
+	storage.Store
+	hook func()
+}
+
+func (s *revokedHook) Revoked(ctx context.Context, jti string) (bool, error) {
+	if s.hook != nil {
+		s.hook()
+	}
+	return s.Store.Revoked(ctx, jti)
+}
+
+// TestIntrospectKeysChangeDuringRevocationCheck: a token verified with
+// the keys of before an outage is checked for revocation in a store that
+// came back without its data (the revocation lost). The introspection
+// must not answer active:true on the old keys: if the key source refuses
+// by then (it has not reloaded since the outage) the answer is 503; if
+// it serves another ring (reloaded from the emptied store), the token is
+// verified again with it, and is inactive when its key is gone.
+func TestIntrospectKeysChangeDuringRevocationCheck(t *testing.T) {
+	e := newEnv(t, FormatJWT)
+	tok := e.accessToken()
+	if r := e.revokeAs(tok, basicHeader("svc-basic", secretBasic)); r.status != 200 {
+		t.Fatalf("revoke: %d %s", r.status, r.body)
+	}
+	wantActive(t, e.introspect(tok, nil), false)
+	hook := &revokedHook{Store: storage.NewMemory(e.clock.Now)} // the store loses the revocation
+	e.store.Store = hook
+	oldKeys := *e.keys
+
+	hook.hook = func() { e.keys.err = fmt.Errorf("%w: test: not reloaded since the outage", storage.ErrUnavailable) }
+	wantError(t, e.introspect(tok, nil), 503, ErrTemporarilyUnavailable)
+
+	other := newStaticKeys(t, signet.ES256)
+	*e.keys = oldKeys
+	hook.hook = func() { e.keys.pub, e.keys.err = other.pub, nil }
+	wantActive(t, e.introspect(tok, nil), false)
+
+	// The keys unchanged: the token the store forgot is active again (the
+	// store is the authority on revocations); no second verification.
+	*e.keys = oldKeys
+	hook.hook = nil
+	wantActive(t, e.introspect(tok, nil), true)
+	// A ring that changed but still holds the key (a rotation): active.
+	hook.hook = func() {
+		both, err := signet.NewKeySet(append(oldKeys.pub.Keys(), other.pub.Keys()...)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.keys.pub = both
+	}
+	wantActive(t, e.introspect(tok, nil), true)
 }
