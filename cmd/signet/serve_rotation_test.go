@@ -29,7 +29,11 @@ const (
 	rotationWorkers   = 4
 	rotationMinKids   = 4
 	rotationMaxTime   = 20 * time.Second
-	rotationMaxTokens = 20000
+	rotationMaxTokens = 60000
+	// rotationPace is each worker's pause between requests: the load is
+	// steady, not a flood, so that the token cap is not reached before
+	// the rotations on a fast machine (about 2,000 tokens/s at most).
+	rotationPace = 2 * time.Millisecond
 )
 
 // TestServeRotationUnderLoad: with --rotate 2s the service really rotates
@@ -135,7 +139,7 @@ func rotationLoad(t *testing.T, instances []*running, id, secret, aud string) {
 				select {
 				case <-stop:
 					return
-				default:
+				case <-time.After(rotationPace):
 				}
 				if time.Since(started) > rotationMaxTime || issued.Load() >= rotationMaxTokens {
 					stopOnce.Do(func() { close(stop) })
