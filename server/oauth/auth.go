@@ -33,18 +33,18 @@ type assertionClaims struct {
 }
 
 // request reads the form of a request to the token, introspection or
-// revocation endpoint and authenticates its client; on a failure it has
-// answered (as a failure of ep) and ok is false.
-func (s *Server) request(w http.ResponseWriter, r *http.Request, ep endpoint) (f *form, c *Client, ok bool) {
-	f, e := readForm(w, r)
+// revocation endpoint into f and authenticates its client; on a failure
+// it has answered (as a failure of ep) and ok is false.
+func (s *Server) request(w http.ResponseWriter, r *http.Request, ep endpoint, f *form) (c *Client, ok bool) {
+	e := readForm(w, r, f)
 	if e == nil {
 		c, e = s.authenticate(r, f)
 	}
 	if e != nil {
 		s.fail(w, r, ep, e)
-		return nil, nil, false
+		return nil, false
 	}
-	return f, c, true
+	return c, true
 }
 
 // authenticate finds and checks the client of a request to the token,
@@ -52,7 +52,8 @@ func (s *Server) request(w http.ResponseWriter, r *http.Request, ep endpoint) (f
 // client is registered for (RFC 6749 §2.3, RFC 7523 §3). A failure is
 // counted against the client's limit (see FailureBurst).
 func (s *Server) authenticate(r *http.Request, f *form) (*Client, *oauthError) {
-	bid, bsecret, basic, e := basicAuth(r)
+	var buf [256]byte
+	bid, bsecret, basic, e := basicAuth(r, &buf)
 	if e != nil {
 		return nil, e
 	}

@@ -384,3 +384,53 @@ func TestAssertionReplayConcurrent(t *testing.T) {
 		t.Fatalf("%d of %d concurrent uses of one assertion got a token", ok, n)
 	}
 }
+
+// TestTokenEachAlgorithm: the access token, signed in place in the
+// response, is the JWS jwt.SignBytes makes of its payload (byte for byte
+// where the signature is deterministic), verifies for every JWS
+// algorithm, and its header follows the signing key when keys rotate.
+func TestTokenEachAlgorithm(t *testing.T) {
+	e := newEnv(t, FormatJWT)
+	for _, alg := range []signet.Algorithm{signet.HS256, signet.HS512, signet.ES256, signet.ES384, signet.ES512, signet.EdDSA, signet.RS256, signet.PS256} {
+		t.Run(string(alg), func(t *testing.T) {
+			e.keys = newStaticKeys(t, alg)
+			srv, err := New(Config{Issuer: testIssuer, Clients: e.srv.Clients(), Store: e.store, Keys: e.keys, Now: e.clock.Now})
+			if err != nil {
+				t.Fatal(err)
+			}
+			e.h = srv.Handler()
+			for range 2 { // the second from the cached header
+				tok := checkTokenResponse(t, e.tokenBasic(""), "read write admin", 10*time.Minute)
+				payload, h, err := jwt.VerifyBytes(e.keys.pub, tok, jwt.Policy{Type: AccessTokenType})
+				if err != nil || h.Algorithm != alg || h.KeyID != e.keys.signer.KeyID() || h.Type != AccessTokenType {
+					t.Fatalf("header %+v: %v", h, err)
+				}
+				want, err := jwt.SignBytes(e.keys.signer, payload, AccessTokenType)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if alg.Symmetric() && tok != want {
+					t.Fatalf("token\n%s\nwant\n%s", tok, want)
+				}
+				if wh, _, _ := strings.Cut(want, "."); !strings.HasPrefix(tok, wh+".") {
+					t.Fatalf("header of %s, want %s", tok, wh)
+				}
+			}
+			// Rotation: the next key's header, not the cached one.
+			next := newStaticKeys(t, alg)
+			e.keys.signer, e.keys.pub = next.signer, next.pub
+			tok := checkTokenResponse(t, e.tokenBasic(""), "read write admin", 10*time.Minute)
+			if _, h, err := jwt.VerifyBytes(next.pub, tok, jwt.Policy{Type: AccessTokenType}); err != nil || h.KeyID != next.signer.KeyID() {
+				t.Fatalf("after rotation: header %+v: %v", h, err)
+			}
+		})
+	}
+}
+
+// TestTokenSignerNotJWS: a v4.public signer with the JWT format is a
+// server error (503 to the client), never a token.
+func TestTokenSignerNotJWS(t *testing.T) {
+	e := newEnv(t, FormatJWT)
+	e.keys.signer = newStaticKeys(t, signet.V4Public).signer
+	wantError(t, e.tokenBasic(""), 503, ErrTemporarilyUnavailable)
+}
