@@ -20,9 +20,13 @@ const (
 	// MaxAssertionSize bounds a client assertion, in bytes.
 	MaxAssertionSize = 8 << 10
 	// MaxAssertionLifetime bounds how far ahead an assertion's exp may
-	// be: a longer-lived assertion is refused, and the store keeps its
-	// jti at most this long.
-	MaxAssertionLifetime = 5 * time.Minute
+	// be: a longer-lived assertion is refused. An hour is what client
+	// libraries sign by default (Python Authlib's PrivateKeyJWT: exp =
+	// iat + 1 h) and what Okta, for one, documents as its maximum. The
+	// store keeps each jti until its assertion's exp (a second past it,
+	// for a fractional exp), so a replay is refused for as long as the
+	// assertion is valid, and the store holds at most an hour of ids.
+	MaxAssertionLifetime = time.Hour
 	// MaxAssertionIDLength bounds an assertion's jti, in bytes.
 	MaxAssertionIDLength = 256
 )
@@ -171,7 +175,11 @@ func (s *Server) checkAssertion(r *http.Request, c *Client, assertion string) (s
 		return "assertion: jti missing or too long", nil
 	}
 	h := sha256.Sum256([]byte(c.ID + "\x00" + claims.ID))
-	first, err := s.store.UseOnce(r.Context(), "a:"+base64.RawURLEncoding.EncodeToString(h[:]), claims.ExpiresAt.Time())
+	// Verify checks exp to the nanosecond but returns it rounded down to
+	// the second: the jti is kept a second longer, so that an assertion
+	// with a fractional exp is never valid after its jti is forgotten.
+	until := claims.ExpiresAt.Time().Add(time.Second)
+	first, err := s.store.UseOnce(r.Context(), "a:"+base64.RawURLEncoding.EncodeToString(h[:]), until)
 	if err != nil {
 		s.obs.StoreError(StoreOpUseOnce)
 		note(r, c.ID, ErrTemporarilyUnavailable, "store: "+reasonOf(err))

@@ -60,10 +60,12 @@
 //     urn:ietf:params:oauth:client-assertion-type:jwt-bearer and a
 //     client_assertion signed by a key of the client's JWKS, with iss =
 //     sub = client_id, aud the issuer or the token endpoint URL, exp
-//     required and at most MaxAssertionLifetime ahead, and a jti that is
-//     accepted once: it is recorded in the store until exp (store.UseOnce),
-//     so a replay is refused by every instance sharing the store. With the
-//     store down, such a request is 503.
+//     required and at most MaxAssertionLifetime (an hour, the lifetime
+//     client libraries such as Authlib sign by default) ahead, and a jti
+//     that is accepted once: it is recorded in the store until exp
+//     (store.UseOnce), so a replay is refused by every instance sharing
+//     the store for as long as the assertion is valid. With the store
+//     down, such a request is 503.
 //
 // Two methods in one request are invalid_request; anything else that
 // fails is invalid_client. Each client may fail FailureBurst times, then

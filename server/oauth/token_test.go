@@ -434,3 +434,28 @@ func TestTokenSignerNotJWS(t *testing.T) {
 	e.keys.signer = newStaticKeys(t, signet.V4Public).signer
 	wantError(t, e.tokenBasic(""), 503, ErrTemporarilyUnavailable)
 }
+
+// TestAssertionLifetime: an assertion valid for MaxAssertionLifetime (an
+// hour, Authlib's default) is accepted, and its jti is refused as a
+// replay for as long as it is valid, a fractional exp included.
+func TestAssertionLifetime(t *testing.T) {
+	e := newEnv(t, FormatJWT)
+	hour := e.assertion(e.jwtKey, func(m *jwt.Map) { (*m)["exp"] = e.clock.Now().Add(MaxAssertionLifetime).Unix() })
+	checkTokenResponse(t, e.do(withPath(e.authJWT(hour), PathToken)), "read write", DefaultAccessTokenTTL)
+	e.clock.Advance(MaxAssertionLifetime - time.Second)
+	wantError(t, e.do(withPath(e.authJWT(hour), PathToken)), 401, ErrInvalidClient)
+	if !strings.Contains(e.logs.String(), `"reason":"assertion: jti replayed"`) {
+		t.Fatalf("the replay an hour on is not refused as one: %s", e.logs)
+	}
+
+	// exp = now + 60.5 s: valid until then, not only until now + 60 s.
+	frac := e.assertion(e.jwtKey, func(m *jwt.Map) { (*m)["exp"] = float64(e.clock.Now().Unix()) + 60.5 })
+	checkTokenResponse(t, e.do(withPath(e.authJWT(frac), PathToken)), "read write", DefaultAccessTokenTTL)
+	e.clock.Advance(60*time.Second + 200*time.Millisecond)
+	wantError(t, e.do(withPath(e.authJWT(frac), PathToken)), 401, ErrInvalidClient)
+	if strings.Count(e.logs.String(), `"reason":"assertion: jti replayed"`) != 2 {
+		t.Fatalf("a replay before a fractional exp is not refused as one: %s", e.logs)
+	}
+	e.clock.Advance(time.Second)
+	wantError(t, e.do(withPath(e.authJWT(frac), PathToken)), 401, ErrInvalidClient) // expired
+}
