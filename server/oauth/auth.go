@@ -54,7 +54,8 @@ func (s *Server) request(w http.ResponseWriter, r *http.Request, ep endpoint, f 
 // authenticate finds and checks the client of a request to the token,
 // introspection or revocation endpoint: exactly one method, the one the
 // client is registered for (RFC 6749 §2.3, RFC 7523 §3). A failure is
-// counted against the client's limit (see FailureBurst).
+// counted against the limit of the client and the request's source (see
+// FailureBurst).
 func (s *Server) authenticate(r *http.Request, f *form) (*Client, *oauthError) {
 	var buf [256]byte
 	bid, bsecret, basic, e := basicAuth(r, &buf)
@@ -118,11 +119,11 @@ func (s *Server) authenticate(r *http.Request, f *form) (*Client, *oauthError) {
 	}
 	note(r, c.ID, "", "")
 	if c.Method != method {
-		s.limiter.fail(c.ID)
+		s.limiter.fail(c.ID, r)
 		note(r, c.ID, ErrInvalidClient, "wrong method")
 		return nil, errClient("client authentication failed")
 	}
-	if !s.limiter.allow(c.ID) {
+	if !s.limiter.allow(c.ID, r) {
 		note(r, c.ID, ErrInvalidClient, "rate limited")
 		e := errClient("too many failed authentications: try later")
 		e.metric = rateLimited
@@ -140,13 +141,13 @@ func (s *Server) authenticate(r *http.Request, f *form) (*Client, *oauthError) {
 		}
 		ok = reason == ""
 		if !ok {
-			s.limiter.fail(c.ID)
+			s.limiter.fail(c.ID, r)
 			note(r, c.ID, ErrInvalidClient, reason)
 			return nil, errClient("client assertion refused")
 		}
 	}
 	if !ok {
-		s.limiter.fail(c.ID)
+		s.limiter.fail(c.ID, r)
 		note(r, c.ID, ErrInvalidClient, "wrong secret")
 		return nil, errClient("client authentication failed")
 	}

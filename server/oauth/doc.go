@@ -68,11 +68,18 @@
 //     down, such a request is 503.
 //
 // Two methods in one request are invalid_request; anything else that
-// fails is invalid_client. Each client may fail FailureBurst times, then
-// once per FailureRefill: beyond that its requests are refused without
-// their credential being checked, so a secret cannot be guessed faster.
-// Whoever knows a client id can spend its failures and hold it off for a
-// while; the limit trades that for a secret that cannot be guessed online.
+// fails is invalid_client. Failures are counted per client and source
+// (an IPv4 address, an IPv6 /56): each source may fail FailureBurst
+// times as a client, then once per FailureRefill; beyond that its
+// requests as that client are refused without their credential being
+// checked, so a secret cannot be guessed faster from one source. A source
+// that has not failed is not refused: whoever knows a client id can no
+// longer lock the client out, only its own address (short of a
+// distributed attack that fills the limiter's bounded table). Behind a
+// load balancer every request comes from the balancer's address, and the
+// limit is per client again unless Config.SourceAddr reads the client's
+// address as the balancer reports it. The threat model is written out
+// beside FailureBurst.
 //
 // # Access tokens
 //

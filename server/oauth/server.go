@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"strconv"
 	"strings"
@@ -84,6 +85,15 @@ type Config struct {
 	// Observer is told each request's outcome and every store error, for
 	// metrics (see the metrics package); nil observes nothing.
 	Observer Observer
+	// SourceAddr is the address a request's failed authentications are
+	// counted by (see FailureBurst); nil means the host of
+	// http.Request.RemoteAddr. Behind a load balancer or proxy that is
+	// the proxy's address, shared by every client: there, set SourceAddr
+	// to read the client's address as the proxy reports it, but only
+	// from a proxy that overwrites what the client sent (the last hop it
+	// appended to X-Forwarded-For, say), never the client's own header.
+	// An invalid Addr counts as one source shared by all such requests.
+	SourceAddr func(r *http.Request) netip.Addr
 }
 
 // Server is the token service's HTTP layer. Make one with New; it is
@@ -153,7 +163,7 @@ func New(cfg Config) (*Server, error) {
 		s.log = slog.New(slog.DiscardHandler)
 	}
 	s.issJSON = jsonx.AppendString([]byte(`{"iss":`), s.issuer)
-	s.limiter = newLimiter(s.now)
+	s.limiter = newLimiter(s.now, cfg.SourceAddr)
 	var p [6]byte
 	rand.Read(p[:])
 	s.reqPrefix = hex.EncodeToString(p[:]) + "-"

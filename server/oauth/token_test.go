@@ -342,24 +342,6 @@ func claimsOf(t *testing.T, tok string) map[string]any {
 	return m
 }
 
-// TestFailureLimit: past FailureBurst failures, a client is refused
-// without its secret being checked, until the bucket refills.
-func TestFailureLimit(t *testing.T) {
-	e := newEnv(t, FormatJWT)
-	for i := 0; i < FailureBurst; i++ {
-		wantError(t, e.do(req{path: PathToken, form: "grant_type=client_credentials", header: basicHeader("svc-basic", "wrong")}), 401, ErrInvalidClient)
-	}
-	r := e.tokenBasic("")
-	wantError(t, r, 401, ErrInvalidClient)
-	if !strings.Contains(e.logs.String(), `"reason":"rate limited"`) {
-		t.Fatal("the refusal is not logged as rate limited")
-	}
-	// Other clients are not affected.
-	checkTokenResponse(t, e.do(req{path: PathToken, form: "grant_type=client_credentials&client_id=svc-post&client_secret=" + url.QueryEscape(secretPost)}), "read", DefaultAccessTokenTTL)
-	e.clock.Advance(FailureRefill)
-	checkTokenResponse(t, e.tokenBasic(""), "read write admin", 10*time.Minute)
-}
-
 // TestAssertionReplayConcurrent: of many concurrent requests with one
 // assertion, exactly one gets a token.
 func TestAssertionReplayConcurrent(t *testing.T) {
