@@ -15,8 +15,9 @@ import (
 // knowing that failures are limited, spends them to lock the real client
 // out. The limiter bounds the first without giving the second away:
 // failures are counted per client id and per source (the request's
-// address: an IPv4 address, or the /56 prefix of an IPv6 address, the
-// least a site is given, so that one host cannot count as 2^72 sources).
+// address: an IPv4 address, or the /56 prefix of an IPv6 address, what a
+// home or small site is commonly given, so that an attacker holding a /64
+// or a /56 is one source, not 2^64).
 //
 //   - Each (client id, source) pair has a bucket of FailureBurst failures,
 //     refilled by one every FailureRefill. While it is empty, that source's
@@ -44,7 +45,10 @@ import (
 // deployment behind a proxy that sets the client's address itself sets
 // Config.SourceAddr to read it.
 const (
-	FailureBurst  = 10
+	// FailureBurst is how many failures a (client id, source) pair may
+	// have in a row.
+	FailureBurst = 10
+	// FailureRefill is how often the pair regains one.
 	FailureRefill = 6 * time.Second
 	// failureSources bounds the limiter's table of (client, source)
 	// buckets, about 100 bytes each.
