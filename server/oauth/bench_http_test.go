@@ -74,6 +74,28 @@ func BenchmarkEmptyHandlerHTTP(b *testing.B) {
 	}
 }
 
+// BenchmarkStaticResponseHTTP answers with a fixed body the size of an
+// HS256 token response, headers as the token endpoint's: a reference,
+// not the floor. The client's transport reads a response with a body
+// differently from one without (its read loop waits for the body to be
+// read before the connection is reused): a cost of any endpoint that
+// answers with a body.
+func BenchmarkStaticResponseHTTP(b *testing.B) {
+	body := []byte(`{"access_token":"` + strings.Repeat("x", 500) + `","token_type":"Bearer","expires_in":600}` + "\n")
+	hb := newHTTPBench(b, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h["X-Request-Id"] = []string{"0123456789ab-1"}
+		h["Content-Type"] = hdrJSON
+		noStore(h)
+		w.WriteHeader(200)
+		w.Write(body)
+	}))
+	b.ReportAllocs()
+	for b.Loop() {
+		hb.post(b)
+	}
+}
+
 // BenchmarkTokenRatioHTTP reports issuance through net/http over its
 // floor, the raw sign plus the same request to an empty handler through
 // net/http, interleaved (x-floor; the target is ≤ 1.15).
