@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/signet-go/signet"
+	b64url "github.com/signet-go/signet/internal/b64"
 	"github.com/signet-go/signet/internal/jsonx"
 	"github.com/signet-go/signet/jwt"
 	"github.com/signet-go/signet/paseto"
@@ -210,7 +211,7 @@ func (s *Server) responseJWT(key *signet.Key, c *Client, aud []string, scope str
 	p = append(p, `,"iat":`...)
 	p = strconv.AppendInt(p, iat, 10)
 	p = append(p, `,"jti":"`...)
-	p = base64.RawURLEncoding.AppendEncode(p, jti)
+	p = b64url.AppendEncode(p, jti)
 	p = append(p, '"')
 	if scope != "" {
 		p = append(p, `,"scope":"`...)
@@ -220,15 +221,14 @@ func (s *Server) responseJWT(key *signet.Key, c *Client, aud []string, scope str
 	p = append(p, '}')
 
 	sigSize := key.SignatureSize()
-	enc := base64.RawURLEncoding
-	n := len(respPrefix) + len(hdr) + 1 + enc.EncodedLen(len(p)) + 1 + enc.EncodedLen(sigSize) +
+	n := len(respPrefix) + len(hdr) + 1 + b64url.EncodedLen(len(p)) + 1 + b64url.EncodedLen(sigSize) +
 		len(respMiddle) + 20 + len(respScope) + len(scope) + 3
 	b := make([]byte, 0, n)
 	b = append(b, respPrefix...)
 	start := len(b)
 	b = append(b, hdr...)
 	b = append(b, '.')
-	b = enc.AppendEncode(b, p)
+	b = b64url.AppendEncode(b, p)
 	// The raw signature: a MAC, ECDSA's r‖s or Ed25519's fit in sb; an
 	// RSA one is made on the heap (RSA signing dwarfs it).
 	var sb [132]byte
@@ -237,7 +237,7 @@ func (s *Server) responseJWT(key *signet.Key, c *Client, aud []string, scope str
 		return nil, err
 	}
 	b = append(b, '.')
-	b = enc.AppendEncode(b, sig)
+	b = b64url.AppendEncode(b, sig)
 	return appendResponse(b, scope, exp-iat), nil
 }
 
