@@ -242,12 +242,13 @@ func (s *Server) responseJWT(key *signet.Key, c *Client, aud []string, scope str
 }
 
 // jwtHeader returns the base64url of the access token header for key,
-// {"alg":…,"kid":…,"typ":"at+jwt"}, made once per signing key.
+// {"alg":…,"kid":…,"typ":"at+jwt"}, made once per signing algorithm and
+// key ID (all the header depends on).
 func (s *Server) jwtHeader(key *signet.Key) ([]byte, error) {
-	if h := s.hdr.Load(); h != nil && h.key == key {
+	alg, kid := key.Algorithm(), key.KeyID()
+	if h := s.hdr.Load(); h != nil && h.alg == alg && h.kid == kid {
 		return h.b64, nil
 	}
-	alg := key.Algorithm()
 	if !alg.IsJWS() {
 		return nil, fmt.Errorf("%w: %s is not a JWS algorithm", signet.ErrAlgorithmMismatch, alg)
 	}
@@ -255,19 +256,20 @@ func (s *Server) jwtHeader(key *signet.Key) ([]byte, error) {
 		return nil, fmt.Errorf("%w: signing needs a private or secret key", signet.ErrKeyUsage)
 	}
 	j := jsonx.AppendString([]byte(`{"alg":`), string(alg))
-	if kid := key.KeyID(); kid != "" {
+	if kid != "" {
 		j = append(j, `,"kid":`...)
 		j = jsonx.AppendString(j, kid)
 	}
 	j = append(j, `,"typ":"`+AccessTokenType+`"}`...)
-	h := &signingHeader{key: key, b64: base64.RawURLEncoding.AppendEncode(nil, j)}
+	h := &signingHeader{alg: alg, kid: kid, b64: b64url.AppendEncode(nil, j)}
 	s.hdr.Store(h)
 	return h.b64, nil
 }
 
-// signingHeader is the encoded JWT header of one signing key.
+// signingHeader is the encoded JWT header for one algorithm and key ID.
 type signingHeader struct {
-	key *signet.Key
+	alg signet.Algorithm
+	kid string
 	b64 []byte
 }
 
