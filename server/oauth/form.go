@@ -61,7 +61,7 @@ func readForm(w http.ResponseWriter, r *http.Request, f *form) *oauthError {
 	if r.URL.RawQuery != "" {
 		return errRequest("parameters must be sent in the request body, not the URL")
 	}
-	ct := r.Header.Values("Content-Type")
+	ct := r.Header["Content-Type"] // Header.Values of the canonical key, without canonicalizing it again
 	if len(ct) != 1 {
 		return errRequest("the request must have one Content-Type: application/x-www-form-urlencoded")
 	}
@@ -198,7 +198,7 @@ func unhex(c byte) (byte, bool) {
 // (RFC 6749 §2.3.1) and not empty. The credentials are decoded into buf
 // when they fit (id and secret may point into it).
 func basicAuth(r *http.Request, buf *[256]byte) (id, secret string, ok bool, e *oauthError) {
-	hs := r.Header.Values("Authorization")
+	hs := r.Header["Authorization"] // as Header.Values("Authorization")
 	switch len(hs) {
 	case 0:
 		return "", "", false, nil
