@@ -20,9 +20,13 @@ const (
 	// MaxAssertionSize bounds a client assertion, in bytes.
 	MaxAssertionSize = 8 << 10
 	// MaxAssertionLifetime bounds how far ahead an assertion's exp may
-	// be: a longer-lived assertion is refused, and the store keeps its
-	// jti at most this long.
-	MaxAssertionLifetime = 5 * time.Minute
+	// be: a longer-lived assertion is refused. An hour is what client
+	// libraries sign by default (Python Authlib's PrivateKeyJWT: exp =
+	// iat + 1 h) and what Okta, for one, documents as its maximum. The
+	// store keeps each jti until its assertion's exp (a second past it,
+	// for a fractional exp), so a replay is refused for as long as the
+	// assertion is valid, and the store holds at most an hour of ids.
+	MaxAssertionLifetime = time.Hour
 	// MaxAssertionIDLength bounds an assertion's jti, in bytes.
 	MaxAssertionIDLength = 256
 )
@@ -33,26 +37,28 @@ type assertionClaims struct {
 }
 
 // request reads the form of a request to the token, introspection or
-// revocation endpoint and authenticates its client; on a failure it has
-// answered (as a failure of ep) and ok is false.
-func (s *Server) request(w http.ResponseWriter, r *http.Request, ep endpoint) (f *form, c *Client, ok bool) {
-	f, e := readForm(w, r)
+// revocation endpoint into f and authenticates its client; on a failure
+// it has answered (as a failure of ep) and ok is false.
+func (s *Server) request(w http.ResponseWriter, r *http.Request, ep endpoint, f *form) (c *Client, ok bool) {
+	e := readForm(w, r, f)
 	if e == nil {
 		c, e = s.authenticate(r, f)
 	}
 	if e != nil {
 		s.fail(w, r, ep, e)
-		return nil, nil, false
+		return nil, false
 	}
-	return f, c, true
+	return c, true
 }
 
 // authenticate finds and checks the client of a request to the token,
 // introspection or revocation endpoint: exactly one method, the one the
 // client is registered for (RFC 6749 §2.3, RFC 7523 §3). A failure is
-// counted against the client's limit (see FailureBurst).
+// counted against the limit of the client and the request's source (see
+// FailureBurst).
 func (s *Server) authenticate(r *http.Request, f *form) (*Client, *oauthError) {
-	bid, bsecret, basic, e := basicAuth(r)
+	var buf [256]byte
+	bid, bsecret, basic, e := basicAuth(r, &buf)
 	if e != nil {
 		return nil, e
 	}
@@ -113,11 +119,11 @@ func (s *Server) authenticate(r *http.Request, f *form) (*Client, *oauthError) {
 	}
 	note(r, c.ID, "", "")
 	if c.Method != method {
-		s.limiter.fail(c.ID)
+		s.limiter.fail(c.ID, r)
 		note(r, c.ID, ErrInvalidClient, "wrong method")
 		return nil, errClient("client authentication failed")
 	}
-	if !s.limiter.allow(c.ID) {
+	if !s.limiter.allow(c.ID, r) {
 		note(r, c.ID, ErrInvalidClient, "rate limited")
 		e := errClient("too many failed authentications: try later")
 		e.metric = rateLimited
@@ -135,13 +141,13 @@ func (s *Server) authenticate(r *http.Request, f *form) (*Client, *oauthError) {
 		}
 		ok = reason == ""
 		if !ok {
-			s.limiter.fail(c.ID)
+			s.limiter.fail(c.ID, r)
 			note(r, c.ID, ErrInvalidClient, reason)
 			return nil, errClient("client assertion refused")
 		}
 	}
 	if !ok {
-		s.limiter.fail(c.ID)
+		s.limiter.fail(c.ID, r)
 		note(r, c.ID, ErrInvalidClient, "wrong secret")
 		return nil, errClient("client authentication failed")
 	}
@@ -170,7 +176,11 @@ func (s *Server) checkAssertion(r *http.Request, c *Client, assertion string) (s
 		return "assertion: jti missing or too long", nil
 	}
 	h := sha256.Sum256([]byte(c.ID + "\x00" + claims.ID))
-	first, err := s.store.UseOnce(r.Context(), "a:"+base64.RawURLEncoding.EncodeToString(h[:]), claims.ExpiresAt.Time())
+	// Verify checks exp to the nanosecond but returns it rounded down to
+	// the second: the jti is kept a second longer, so that an assertion
+	// with a fractional exp is never valid after its jti is forgotten.
+	until := claims.ExpiresAt.Time().Add(time.Second)
+	first, err := s.store.UseOnce(r.Context(), "a:"+base64.RawURLEncoding.EncodeToString(h[:]), until)
 	if err != nil {
 		s.obs.StoreError(StoreOpUseOnce)
 		note(r, c.ID, ErrTemporarilyUnavailable, "store: "+reasonOf(err))

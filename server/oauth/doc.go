@@ -64,17 +64,26 @@
 //     key, registered with "alg" "EdDSA" or "Ed25519", takes assertions
 //     whose header names either: openid-client 6 writes RFC 9864's
 //     "Ed25519"), with iss = sub = client_id, aud the issuer or the token
-//     endpoint URL, exp required and at most MaxAssertionLifetime ahead,
-//     and a jti that is accepted once: it is recorded in the store until
-//     exp (store.UseOnce), so a replay is refused by every instance
-//     sharing the store. With the store down, such a request is 503.
+//     endpoint URL, exp required and at most MaxAssertionLifetime (an
+//     hour, the lifetime client libraries such as Authlib sign by default)
+//     ahead, and a jti that is accepted once: it is recorded in the store
+//     until exp (store.UseOnce), so a replay is refused by every instance
+//     sharing the store for as long as the assertion is valid. With the
+//     store down, such a request is 503.
 //
 // Two methods in one request are invalid_request; anything else that
-// fails is invalid_client. Each client may fail FailureBurst times, then
-// once per FailureRefill: beyond that its requests are refused without
-// their credential being checked, so a secret cannot be guessed faster.
-// Whoever knows a client id can spend its failures and hold it off for a
-// while; the limit trades that for a secret that cannot be guessed online.
+// fails is invalid_client. Failures are counted per client and source
+// (an IPv4 address, an IPv6 /56): each source may fail FailureBurst
+// times as a client, then once per FailureRefill; beyond that its
+// requests as that client are refused without their credential being
+// checked, so a secret cannot be guessed faster from one source. A source
+// that has not failed is not refused: whoever knows a client id can no
+// longer lock the client out, only its own address (short of a
+// distributed attack that fills the limiter's bounded table). Behind a
+// load balancer every request comes from the balancer's address, and the
+// limit is per client again unless Config.SourceAddr reads the client's
+// address as the balancer reports it. The threat model is written out
+// beside FailureBurst.
 //
 // # Access tokens
 //

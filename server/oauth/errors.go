@@ -38,7 +38,7 @@ type oauthError struct {
 	code   string
 	desc   string // static text: %x20-21 / %x23-5B / %x5D-7E only
 	// The Observer's reason when not code: a byte, so that an oauthError
-	// stays in its 48-byte size class (readForm makes one per request).
+	// stays in its 48-byte size class.
 	metric metricReason
 }
 

@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // FuzzRequest sends arbitrary bodies and Authorization headers to the
@@ -66,4 +68,29 @@ func FuzzParseClients(f *testing.F) {
 			t.Fatal("no clients and no error")
 		}
 	})
+}
+
+// FuzzUnescape: unescape decodes as url.QueryUnescape does, and refuses
+// exactly what it refuses plus invalid UTF-8 and control characters.
+func FuzzUnescape(f *testing.F) {
+	for _, s := range []string{"", "a+b", "%41%62", "%4", "%", "%zz", "%e2%82%ac", "%ff", "a%0Ab", "%7f", "caf%C3%A9+%2B"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got, err := unescape(s)
+		want, werr := url.QueryUnescape(s)
+		if werr == nil && (!utf8.ValidString(want) || strings.ContainsFunc(want, func(r rune) bool { return r < 0x20 || r == 0x7f })) {
+			werr = errEncoding
+		}
+		if (err == nil) != (werr == nil) || got != wantIf(werr, want) {
+			t.Fatalf("unescape(%q) = %q, %v; want %q, %v", s, got, err, want, werr)
+		}
+	})
+}
+
+func wantIf(err error, s string) string {
+	if err != nil {
+		return ""
+	}
+	return s
 }

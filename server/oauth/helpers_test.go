@@ -178,6 +178,7 @@ type req struct {
 	form         string              // raw body
 	header       map[string][]string // extra headers
 	ctype        string              // "" means form-urlencoded; "-" none
+	remote       string              // RemoteAddr; "" means httptest's 192.0.2.1:1234
 }
 
 type resp struct {
@@ -204,6 +205,9 @@ func (e *env) do(r req) *resp {
 		for _, v := range vs {
 			hr.Header.Add(k, v)
 		}
+	}
+	if r.remote != "" {
+		hr.RemoteAddr = r.remote
 	}
 	w := httptest.NewRecorder()
 	e.h.ServeHTTP(w, hr)

@@ -112,7 +112,8 @@ type introspectResponse struct {
 
 // introspect serves PathIntrospect (RFC 7662).
 func (s *Server) introspect(w http.ResponseWriter, r *http.Request) {
-	f, _, ok := s.request(w, r, epIntrospect)
+	var f form
+	_, ok := s.request(w, r, epIntrospect, &f)
 	if !ok {
 		return
 	}
@@ -175,7 +176,8 @@ func (s *Server) introspect(w http.ResponseWriter, r *http.Request) {
 // it expires. An invalid token is answered 200 as well (RFC 7009 §2.2);
 // another client's token is refused with invalid_grant (§2.1).
 func (s *Server) revoke(w http.ResponseWriter, r *http.Request) {
-	f, c, ok := s.request(w, r, epRevoke)
+	var f form
+	c, ok := s.request(w, r, epRevoke, &f)
 	if !ok {
 		return
 	}

@@ -35,8 +35,9 @@ type Observer interface {
 
 // Outcomes an Observer receives besides the RFC 6749 error codes.
 const (
-	// ReasonRateLimited: the client's failed authentications exceeded
-	// its limit (see FailureBurst); answered invalid_client.
+	// ReasonRateLimited: the failed authentications of the client from
+	// the request's source exceeded their limit (see FailureBurst);
+	// answered invalid_client.
 	ReasonRateLimited = "rate_limited"
 	// ReasonUnavailable: answered 503 temporarily_unavailable (the store
 	// could not be reached, or no key was loaded).

@@ -8,11 +8,13 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/signet-go/signet"
 	"github.com/signet-go/signet/internal/jsonx"
@@ -83,6 +85,15 @@ type Config struct {
 	// Observer is told each request's outcome and every store error, for
 	// metrics (see the metrics package); nil observes nothing.
 	Observer Observer
+	// SourceAddr is the address a request's failed authentications are
+	// counted by (see FailureBurst); nil means the host of
+	// http.Request.RemoteAddr. Behind a load balancer or proxy that is
+	// the proxy's address, shared by every client: there, set SourceAddr
+	// to read the client's address as the proxy reports it, but only
+	// from a proxy that overwrites what the client sent (the last hop it
+	// appended to X-Forwarded-For, say), never the client's own header.
+	// An invalid Addr counts as one source shared by all such requests.
+	SourceAddr func(r *http.Request) netip.Addr
 }
 
 // Server is the token service's HTTP layer. Make one with New; it is
@@ -100,6 +111,7 @@ type Server struct {
 	log           *slog.Logger
 	limiter       *limiter
 	obs           Observer
+	hdr           atomic.Pointer[signingHeader] // the signing key's JWT header
 
 	state atomic.Pointer[state]
 
@@ -151,7 +163,7 @@ func New(cfg Config) (*Server, error) {
 		s.log = slog.New(slog.DiscardHandler)
 	}
 	s.issJSON = jsonx.AppendString([]byte(`{"iss":`), s.issuer)
-	s.limiter = newLimiter(s.now)
+	s.limiter = newLimiter(s.now, cfg.SourceAddr)
 	var p [6]byte
 	rand.Read(p[:])
 	s.reqPrefix = hex.EncodeToString(p[:]) + "-"
@@ -189,17 +201,38 @@ func (s *Server) Clients() *Clients { return s.state.Load().clients }
 func (s *Server) Handler() http.Handler { return s.handler }
 
 func (s *Server) routes() http.Handler {
-	mux := http.NewServeMux()
-	mux.HandleFunc(PathToken, s.post(epToken, s.token))
-	mux.HandleFunc(PathIntrospect, s.post(epIntrospect, s.introspect))
-	mux.HandleFunc(PathRevoke, s.post(epRevoke, s.revoke))
-	mux.HandleFunc(PathMetadata, s.get(s.serveMetadata))
-	mux.HandleFunc(PathHealth, s.get(s.healthz))
-	mux.HandleFunc(PathReady, s.get(s.readyz))
-	if s.jwks != nil {
-		mux.Handle(PathJWKS, s.jwks)
-	}
-	return s.logged(mux)
+	token := s.post(epToken, s.token)
+	introspect := s.post(epIntrospect, s.introspect)
+	revoke := s.post(epRevoke, s.revoke)
+	metadata := s.get(s.serveMetadata)
+	health := s.get(s.healthz)
+	ready := s.get(s.readyz)
+	// The paths are exact: a switch finds one in a few compares where
+	// http.ServeMux cleans, matches and looks up each request's path.
+	return s.logged(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case PathToken:
+			token(w, r)
+		case PathIntrospect:
+			introspect(w, r)
+		case PathRevoke:
+			revoke(w, r)
+		case PathMetadata:
+			metadata(w, r)
+		case PathHealth:
+			health(w, r)
+		case PathReady:
+			ready(w, r)
+		case PathJWKS:
+			if s.jwks != nil {
+				s.jwks.ServeHTTP(w, r)
+				return
+			}
+			http.NotFound(w, r)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
 }
 
 // outcome is what a handler tells the log about its request.
@@ -226,9 +259,8 @@ func note(r *http.Request, client, code, reason string) {
 // the body.
 func (s *Server) logged(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var buf [40]byte
-		id := string(strconv.AppendUint(append(buf[:0], s.reqPrefix...), s.reqSeq.Add(1), 10))
-		w.Header()["X-Request-Id"] = []string{id}
+		id := s.requestID()
+		w.Header()["X-Request-Id"] = id.v[:]
 		if !s.log.Enabled(r.Context(), slog.LevelInfo) {
 			next.ServeHTTP(w, r)
 			return
@@ -238,7 +270,7 @@ func (s *Server) logged(next http.Handler) http.Handler {
 		sw := &statuswriter.Writer{ResponseWriter: w}
 		next.ServeHTTP(sw, r.WithContext(context.WithValue(r.Context(), outcomeKey{}, o)))
 		attrs := []slog.Attr{
-			slog.String("request_id", id),
+			slog.String("request_id", id.v[0]),
 			slog.String("method", r.Method),
 			slog.String("path", clipLog(r.URL.Path)),
 			slog.Int("status", sw.Status),
@@ -259,6 +291,20 @@ func (s *Server) logged(next http.Handler) http.Handler {
 		}
 		s.log.LogAttrs(r.Context(), level, "request", attrs...)
 	})
+}
+
+// requestID is a request's id and the header value that holds it, made
+// in one allocation: the service's random prefix and a sequence number.
+type requestID struct {
+	v [1]string
+	b [40]byte // 12 hex digits, "-", at most 20 digits
+}
+
+func (s *Server) requestID() *requestID {
+	id := new(requestID)
+	b := strconv.AppendUint(append(id.b[:0], s.reqPrefix...), s.reqSeq.Add(1), 10)
+	id.v[0] = unsafe.String(unsafe.SliceData(b), len(b)) // b is not written again
+	return id
 }
 
 // clipLog bounds what a request can put in a log record.

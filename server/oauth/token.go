@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -11,6 +12,8 @@ import (
 	"time"
 
 	"github.com/signet-go/signet"
+	b64url "github.com/signet-go/signet/internal/b64"
+	"github.com/signet-go/signet/internal/jsonx"
 	"github.com/signet-go/signet/jwt"
 	"github.com/signet-go/signet/paseto"
 )
@@ -20,7 +23,8 @@ const AccessTokenType = "at+jwt"
 
 // token serves PathToken: the client credentials grant (RFC 6749 §4.4).
 func (s *Server) token(w http.ResponseWriter, r *http.Request) {
-	f, c, ok := s.request(w, r, epToken)
+	var f form
+	c, ok := s.request(w, r, epToken, &f)
 	if !ok {
 		return
 	}
@@ -33,12 +37,12 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, epToken, &oauthError{status: http.StatusBadRequest, code: ErrUnsupportedGrantType, desc: "only client_credentials is supported"})
 		return
 	}
-	scope, e := grantScope(c, f)
+	scope, e := grantScope(c, &f)
 	if e != nil {
 		s.fail(w, r, epToken, e)
 		return
 	}
-	aud, e := s.grantAudience(c, f)
+	aud, e := s.grantAudience(c, &f)
 	if e != nil {
 		s.fail(w, r, epToken, e)
 		return
@@ -53,11 +57,11 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 	exp := iat + int64(c.TTL/time.Second)
 	var jti [16]byte
 	rand.Read(jti[:])
-	var tok string
+	var b []byte
 	if s.format == FormatPASETO {
-		tok, err = s.signPASETO(key, c, aud, scope, iat, exp, jti[:])
+		b, err = s.responsePASETO(key, c, aud, scope, iat, exp, jti[:])
 	} else {
-		tok, err = s.signJWT(key, c, aud, scope, iat, exp, jti[:])
+		b, err = s.responseJWT(key, c, aud, scope, iat, exp, jti[:])
 	}
 	if err != nil {
 		note(r, c.ID, ErrTemporarilyUnavailable, "sign: "+reasonOf(err))
@@ -66,17 +70,6 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, epToken, e)
 		return
 	}
-	b := make([]byte, 0, len(tok)+96+len(scope))
-	b = append(b, `{"access_token":"`...)
-	b = append(b, tok...)
-	b = append(b, `","token_type":"Bearer","expires_in":`...)
-	b = strconv.AppendInt(b, exp-iat, 10)
-	if scope != "" {
-		b = append(b, `,"scope":"`...)
-		b = append(b, scope...)
-		b = append(b, '"')
-	}
-	b = append(b, "}\n"...)
 	h := w.Header()
 	h["Content-Type"] = hdrJSON
 	noStore(h)
@@ -164,45 +157,135 @@ func (s *Server) grantAudience(c *Client, f *form) ([]string, *oauthError) {
 	return res, nil
 }
 
-// signJWT issues an RFC 9068 access token: header {alg, kid, typ:at+jwt},
-// claims iss, exp, aud, sub, client_id, iat, jti, scope. The payload is
-// written from JSON the client's entry pre-encoded; jwt.SignBytes signs
-// it with the typ RFC 9068 requires (jwt.Sign writes typ JWT).
-func (s *Server) signJWT(key *signet.Key, c *Client, aud []string, scope string, iat, exp int64, jti []byte) (string, error) {
-	var buf [512]byte
-	b := append(buf[:0], s.issJSON...)
-	b = append(b, `,"exp":`...)
-	b = strconv.AppendInt(b, exp, 10)
-	b = append(b, `,"aud":`...)
-	if len(aud) == 1 {
-		b = append(b, c.audJSON[aud[0]]...)
-	} else {
-		b = append(b, '[')
-		for i, a := range aud {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, c.audJSON[a]...)
-		}
-		b = append(b, ']')
-	}
-	b = append(b, ',')
-	b = append(b, c.subJSON...)
-	b = append(b, `,"iat":`...)
-	b = strconv.AppendInt(b, iat, 10)
-	b = append(b, `,"jti":"`...)
-	b = base64.RawURLEncoding.AppendEncode(b, jti)
-	b = append(b, '"')
+// The token response (RFC 6749 §5.1) around the access token.
+const (
+	respPrefix = `{"access_token":"`
+	respMiddle = `","token_type":"Bearer","expires_in":`
+	respScope  = `,"scope":"`
+)
+
+// appendResponse appends the rest of the token response after the access
+// token: its type, lifetime and scope (scope-tokens need no JSON escape:
+// validScopeToken admits neither '"' nor a backslash).
+func appendResponse(b []byte, scope string, lifetime int64) []byte {
+	b = append(b, respMiddle...)
+	b = strconv.AppendInt(b, lifetime, 10)
 	if scope != "" {
-		b = append(b, `,"scope":"`...)
+		b = append(b, respScope...)
 		b = append(b, scope...)
 		b = append(b, '"')
 	}
-	b = append(b, '}')
-	return jwt.SignBytes(key, b, AccessTokenType)
+	return append(b, "}\n"...)
 }
 
-// signPASETO issues a v4.public access token with the claims of signJWT
+// responseJWT is the token response for an RFC 9068 access token: header
+// {alg, kid, typ:at+jwt}, claims iss, exp, aud, sub, client_id, iat, jti,
+// scope. The claims are written from JSON the client's entry pre-encoded
+// into a stack buffer, and the JWS (compact serialization, RFC 7515 §7.1)
+// is signed in place in the response, which is allocated once at its
+// final size.
+func (s *Server) responseJWT(key *signet.Key, c *Client, aud []string, scope string, iat, exp int64, jti []byte) ([]byte, error) {
+	hdr, err := s.jwtHeader(key)
+	if err != nil {
+		return nil, err
+	}
+	var buf [512]byte
+	p := append(buf[:0], s.issJSON...)
+	p = append(p, `,"exp":`...)
+	p = strconv.AppendInt(p, exp, 10)
+	p = append(p, `,"aud":`...)
+	if len(aud) == 1 {
+		p = append(p, c.audJSON[aud[0]]...)
+	} else {
+		p = append(p, '[')
+		for i, a := range aud {
+			if i > 0 {
+				p = append(p, ',')
+			}
+			p = append(p, c.audJSON[a]...)
+		}
+		p = append(p, ']')
+	}
+	p = append(p, ',')
+	p = append(p, c.subJSON...)
+	p = append(p, `,"iat":`...)
+	p = strconv.AppendInt(p, iat, 10)
+	p = append(p, `,"jti":"`...)
+	p = b64url.AppendEncode(p, jti)
+	p = append(p, '"')
+	if scope != "" {
+		p = append(p, `,"scope":"`...)
+		p = append(p, scope...)
+		p = append(p, '"')
+	}
+	p = append(p, '}')
+
+	sigSize := key.SignatureSize()
+	n := len(respPrefix) + len(hdr) + 1 + b64url.EncodedLen(len(p)) + 1 + b64url.EncodedLen(sigSize) +
+		len(respMiddle) + 20 + len(respScope) + len(scope) + 3
+	b := make([]byte, 0, n)
+	b = append(b, respPrefix...)
+	start := len(b)
+	b = append(b, hdr...)
+	b = append(b, '.')
+	b = b64url.AppendEncode(b, p)
+	// The raw signature: a MAC, ECDSA's r‖s or Ed25519's fit in sb; an
+	// RSA one is made on the heap (RSA signing dwarfs it).
+	var sb [132]byte
+	sig, err := key.Sign(sb[:0], b[start:])
+	if err != nil {
+		return nil, err
+	}
+	b = append(b, '.')
+	b = b64url.AppendEncode(b, sig)
+	return appendResponse(b, scope, exp-iat), nil
+}
+
+// jwtHeader returns the base64url of the access token header for key,
+// {"alg":…,"kid":…,"typ":"at+jwt"}, made once per signing algorithm and
+// key ID (all the header depends on).
+func (s *Server) jwtHeader(key *signet.Key) ([]byte, error) {
+	alg, kid := key.Algorithm(), key.KeyID()
+	if h := s.hdr.Load(); h != nil && h.alg == alg && h.kid == kid {
+		return h.b64, nil
+	}
+	if !alg.IsJWS() {
+		return nil, fmt.Errorf("%w: %s is not a JWS algorithm", signet.ErrAlgorithmMismatch, alg)
+	}
+	if !key.CanSign() {
+		return nil, fmt.Errorf("%w: signing needs a private or secret key", signet.ErrKeyUsage)
+	}
+	j := jsonx.AppendString([]byte(`{"alg":`), string(alg))
+	if kid != "" {
+		j = append(j, `,"kid":`...)
+		j = jsonx.AppendString(j, kid)
+	}
+	j = append(j, `,"typ":"`+AccessTokenType+`"}`...)
+	h := &signingHeader{alg: alg, kid: kid, b64: b64url.AppendEncode(nil, j)}
+	s.hdr.Store(h)
+	return h.b64, nil
+}
+
+// signingHeader is the encoded JWT header for one algorithm and key ID.
+type signingHeader struct {
+	alg signet.Algorithm
+	kid string
+	b64 []byte
+}
+
+// responsePASETO is the token response for a v4.public access token.
+func (s *Server) responsePASETO(key *signet.Key, c *Client, aud []string, scope string, iat, exp int64, jti []byte) ([]byte, error) {
+	tok, err := s.signPASETO(key, c, aud, scope, iat, exp, jti)
+	if err != nil {
+		return nil, err
+	}
+	b := make([]byte, 0, len(respPrefix)+len(tok)+len(respMiddle)+20+len(respScope)+len(scope)+3)
+	b = append(b, respPrefix...)
+	b = append(b, tok...)
+	return appendResponse(b, scope, exp-iat), nil
+}
+
+// signPASETO issues a v4.public access token with the claims of responseJWT
 // (exp and iat as RFC 3339, aud one string) and {"kid":…} in the footer.
 func (s *Server) signPASETO(key *signet.Key, c *Client, aud []string, scope string, iat, exp int64, jti []byte) (string, error) {
 	claims := pasetoClaims{

@@ -343,24 +343,6 @@ func claimsOf(t *testing.T, tok string) map[string]any {
 	return m
 }
 
-// TestFailureLimit: past FailureBurst failures, a client is refused
-// without its secret being checked, until the bucket refills.
-func TestFailureLimit(t *testing.T) {
-	e := newEnv(t, FormatJWT)
-	for i := 0; i < FailureBurst; i++ {
-		wantError(t, e.do(req{path: PathToken, form: "grant_type=client_credentials", header: basicHeader("svc-basic", "wrong")}), 401, ErrInvalidClient)
-	}
-	r := e.tokenBasic("")
-	wantError(t, r, 401, ErrInvalidClient)
-	if !strings.Contains(e.logs.String(), `"reason":"rate limited"`) {
-		t.Fatal("the refusal is not logged as rate limited")
-	}
-	// Other clients are not affected.
-	checkTokenResponse(t, e.do(req{path: PathToken, form: "grant_type=client_credentials&client_id=svc-post&client_secret=" + url.QueryEscape(secretPost)}), "read", DefaultAccessTokenTTL)
-	e.clock.Advance(FailureRefill)
-	checkTokenResponse(t, e.tokenBasic(""), "read write admin", 10*time.Minute)
-}
-
 // TestAssertionReplayConcurrent: of many concurrent requests with one
 // assertion, exactly one gets a token.
 func TestAssertionReplayConcurrent(t *testing.T) {
@@ -453,4 +435,79 @@ func TestAssertionEd25519(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestTokenEachAlgorithm: the access token, signed in place in the
+// response, is the JWS jwt.SignBytes makes of its payload (byte for byte
+// where the signature is deterministic), verifies for every JWS
+// algorithm, and its header follows the signing key when keys rotate.
+func TestTokenEachAlgorithm(t *testing.T) {
+	e := newEnv(t, FormatJWT)
+	for _, alg := range []signet.Algorithm{signet.HS256, signet.HS512, signet.ES256, signet.ES384, signet.ES512, signet.EdDSA, signet.RS256, signet.PS256} {
+		t.Run(string(alg), func(t *testing.T) {
+			e.keys = newStaticKeys(t, alg)
+			srv, err := New(Config{Issuer: testIssuer, Clients: e.srv.Clients(), Store: e.store, Keys: e.keys, Now: e.clock.Now})
+			if err != nil {
+				t.Fatal(err)
+			}
+			e.h = srv.Handler()
+			for range 2 { // the second from the cached header
+				tok := checkTokenResponse(t, e.tokenBasic(""), "read write admin", 10*time.Minute)
+				payload, h, err := jwt.VerifyBytes(e.keys.pub, tok, jwt.Policy{Type: AccessTokenType})
+				if err != nil || h.Algorithm != alg || h.KeyID != e.keys.signer.KeyID() || h.Type != AccessTokenType {
+					t.Fatalf("header %+v: %v", h, err)
+				}
+				want, err := jwt.SignBytes(e.keys.signer, payload, AccessTokenType)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if alg.Symmetric() && tok != want {
+					t.Fatalf("token\n%s\nwant\n%s", tok, want)
+				}
+				if wh, _, _ := strings.Cut(want, "."); !strings.HasPrefix(tok, wh+".") {
+					t.Fatalf("header of %s, want %s", tok, wh)
+				}
+			}
+			// Rotation: the next key's header, not the cached one.
+			next := newStaticKeys(t, alg)
+			e.keys.signer, e.keys.pub = next.signer, next.pub
+			tok := checkTokenResponse(t, e.tokenBasic(""), "read write admin", 10*time.Minute)
+			if _, h, err := jwt.VerifyBytes(next.pub, tok, jwt.Policy{Type: AccessTokenType}); err != nil || h.KeyID != next.signer.KeyID() {
+				t.Fatalf("after rotation: header %+v: %v", h, err)
+			}
+		})
+	}
+}
+
+// TestTokenSignerNotJWS: a v4.public signer with the JWT format is a
+// server error (503 to the client), never a token.
+func TestTokenSignerNotJWS(t *testing.T) {
+	e := newEnv(t, FormatJWT)
+	e.keys.signer = newStaticKeys(t, signet.V4Public).signer
+	wantError(t, e.tokenBasic(""), 503, ErrTemporarilyUnavailable)
+}
+
+// TestAssertionLifetime: an assertion valid for MaxAssertionLifetime (an
+// hour, Authlib's default) is accepted, and its jti is refused as a
+// replay for as long as it is valid, a fractional exp included.
+func TestAssertionLifetime(t *testing.T) {
+	e := newEnv(t, FormatJWT)
+	hour := e.assertion(e.jwtKey, func(m *jwt.Map) { (*m)["exp"] = e.clock.Now().Add(MaxAssertionLifetime).Unix() })
+	checkTokenResponse(t, e.do(withPath(e.authJWT(hour), PathToken)), "read write", DefaultAccessTokenTTL)
+	e.clock.Advance(MaxAssertionLifetime - time.Second)
+	wantError(t, e.do(withPath(e.authJWT(hour), PathToken)), 401, ErrInvalidClient)
+	if !strings.Contains(e.logs.String(), `"reason":"assertion: jti replayed"`) {
+		t.Fatalf("the replay an hour on is not refused as one: %s", e.logs)
+	}
+
+	// exp = now + 60.5 s: valid until then, not only until now + 60 s.
+	frac := e.assertion(e.jwtKey, func(m *jwt.Map) { (*m)["exp"] = float64(e.clock.Now().Unix()) + 60.5 })
+	checkTokenResponse(t, e.do(withPath(e.authJWT(frac), PathToken)), "read write", DefaultAccessTokenTTL)
+	e.clock.Advance(60*time.Second + 200*time.Millisecond)
+	wantError(t, e.do(withPath(e.authJWT(frac), PathToken)), 401, ErrInvalidClient)
+	if strings.Count(e.logs.String(), `"reason":"assertion: jti replayed"`) != 2 {
+		t.Fatalf("a replay before a fractional exp is not refused as one: %s", e.logs)
+	}
+	e.clock.Advance(time.Second)
+	wantError(t, e.do(withPath(e.authJWT(frac), PathToken)), 401, ErrInvalidClient) // expired
 }
