@@ -15,6 +15,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"time"
@@ -95,6 +96,7 @@ type serveConfig struct {
 	rotate             time.Duration
 	tlsCert, tlsKey    string
 	kekFromEnvironment string
+	trustedProxies     []netip.Prefix
 }
 
 // runServe runs "signet serve" for main: SIGTERM and SIGINT stop it
@@ -144,6 +146,19 @@ func (c *cli) serveFlags(args []string, getenv func(string) string) (*serveConfi
 	tlsCert := fs.String("tls-cert", "", "TLS certificate `file` (PEM; with --tls-key)")
 	tlsKey := fs.String("tls-key", "", "TLS private key `file` (PEM; with --tls-cert)")
 	adminAddr := fs.String("admin-addr", "", "`host:port` for /healthz and /readyz (default: on --addr)")
+	var trusted []netip.Prefix
+	fs.Func("trusted-proxy", "a proxy's address or `CIDR` (repeatable): requests from it count failed authentications by the client address it appends to X-Forwarded-For", func(v string) error {
+		p, err := netip.ParsePrefix(v)
+		if err != nil {
+			a, aerr := netip.ParseAddr(v)
+			if aerr != nil {
+				return fmt.Errorf("not an address or CIDR: %q", v)
+			}
+			p = netip.PrefixFrom(a, a.BitLen())
+		}
+		trusted = append(trusted, p.Masked())
+		return nil
+	})
 	pos, set, err := c.parse(cmd, args)
 	if err != nil {
 		return nil, err
@@ -152,7 +167,7 @@ func (c *cli) serveFlags(args []string, getenv func(string) string) (*serveConfi
 		return nil, cmd.usageErr("unexpected argument %q", pos[0])
 	}
 	cfg := &serveConfig{dev: *dev, clients: *clients, addr: *addr, adminAddr: *adminAddr, issuer: *issuer,
-		data: *data, redisURL: *redisURL, kekFile: *kekFile, tlsCert: *tlsCert, tlsKey: *tlsKey}
+		data: *data, redisURL: *redisURL, kekFile: *kekFile, tlsCert: *tlsCert, tlsKey: *tlsKey, trustedProxies: trusted}
 	if cfg.dev {
 		for _, f := range []string{"clients", "data", "redis", "kek-file"} {
 			if set[f] {
@@ -281,8 +296,12 @@ func runService(ctx context.Context, cfg *serveConfig, stdout io.Writer, logger 
 	if err := m.WatchKeys(km); err != nil {
 		return fmt.Errorf("serve: metrics: %w", err)
 	}
-	srv, err := oauth.New(oauth.Config{Issuer: issuer, Clients: clients, Store: store, Keys: km,
-		Format: cfg.format, JWKS: km.JWKSHandler(), Logger: logger, Observer: m})
+	ocfg := oauth.Config{Issuer: issuer, Clients: clients, Store: store, Keys: km,
+		Format: cfg.format, JWKS: km.JWKSHandler(), Logger: logger, Observer: m}
+	if len(cfg.trustedProxies) > 0 {
+		ocfg.SourceAddr = oauth.ForwardedFor(cfg.trustedProxies)
+	}
+	srv, err := oauth.New(ocfg)
 	if err != nil {
 		return &usageError{msg: "serve: " + err.Error()}
 	}

@@ -43,7 +43,8 @@ import (
 // attacker behind the same proxy can then lock a client out. No header is
 // trusted by default (X-Forwarded-For is whatever the client wrote); a
 // deployment behind a proxy that sets the client's address itself sets
-// Config.SourceAddr to read it. The counts live in each instance's
+// Config.SourceAddr to read it (ForwardedFor, `signet serve
+// --trusted-proxy`). The counts live in each instance's
 // memory, not in the store: N instances behind a balancer allow a source
 // up to N times the guesses of one (and forget them on restart).
 const (

@@ -1,0 +1,38 @@
+package oauth
+
+import (
+	"net/http"
+	"net/netip"
+	"testing"
+)
+
+func TestForwardedFor(t *testing.T) {
+	f := ForwardedFor([]netip.Prefix{netip.MustParsePrefix("10.0.0.0/8"), netip.MustParsePrefix("fd00::/8")})
+	for _, c := range []struct {
+		name   string
+		remote string
+		xff    []string
+		want   string
+	}{
+		{"direct client, header ignored", "203.0.113.9:5000", []string{"198.51.100.1"}, "203.0.113.9"},
+		{"one trusted proxy", "10.0.0.2:5000", []string{"198.51.100.1"}, "198.51.100.1"},
+		{"client-written entries left of the proxy's are not reached", "10.0.0.2:5000", []string{"1.2.3.4, 198.51.100.1"}, "198.51.100.1"},
+		{"two trusted proxies", "10.0.0.2:5000", []string{"198.51.100.1, 10.0.0.7"}, "198.51.100.1"},
+		{"hops over several header lines", "10.0.0.2:5000", []string{"1.2.3.4", "198.51.100.1, 10.0.0.7"}, "198.51.100.1"},
+		{"trusted proxy, no header", "10.0.0.2:5000", nil, "10.0.0.2"},
+		{"only trusted hops", "10.0.0.2:5000", []string{"10.0.0.3"}, "10.0.0.3"},
+		{"garbage ends the walk at the last trusted hop", "10.0.0.2:5000", []string{"198.51.100.1, not-an-ip, 10.0.0.7"}, "10.0.0.7"},
+		{"IPv4-mapped proxy address", "[::ffff:10.0.0.2]:5000", []string{"198.51.100.1"}, "198.51.100.1"},
+		{"IPv6 proxy", "[fd00::1]:5000", []string{"2001:db8::1"}, "2001:db8::1"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := &http.Request{RemoteAddr: c.remote, Header: http.Header{}}
+			for _, v := range c.xff {
+				r.Header.Add("X-Forwarded-For", v)
+			}
+			if got := f(r); got != netip.MustParseAddr(c.want) {
+				t.Fatalf("got %v, want %s", got, c.want)
+			}
+		})
+	}
+}
