@@ -16,7 +16,7 @@
 //	signet httpsig verify (--key F | --jwks F) [--label L] [--tag T] [--require '"content-digest" …'] [--insecure-skip-default-coverage] [--max-age D] [--no-created] [--unsigned-body] [--now UNIX]
 //	signet httpsig base [--label L]
 //	signet bench [--quick|--full] [--out DIR] [--lab DIR]
-//	signet serve --clients F [--addr 127.0.0.1:8080] [--issuer URL] [--data DIR | --redis URL] [--kek-file F] [--alg ES256] [--format jwt|paseto] [--rotate 168h] [--tls-cert F --tls-key F] [--admin-addr ADDR]
+//	signet serve --clients F [--addr 127.0.0.1:8080] [--issuer URL] [--data DIR | --redis URL] [--kek-file F] [--alg ES256] [--format jwt|paseto] [--rotate 168h] [--tls-cert F --tls-key F] [--admin-addr ADDR] [--trusted-proxy CIDR]...
 //	signet serve --dev
 //	signet guard --upstream URL (--jwks-url URL | --key F | --jwks F) [--addr 127.0.0.1:8081] [--iss S] [--aud S]... [--any-aud] [--scope S]... [--claims-header NAME] [--admin-addr ADDR] [--alg ALG]... [--access-token] [--forward-token] [--leeway D] [--cache N]
 //	signet help
@@ -296,7 +296,10 @@
 // The issuer is http://ADDR (https:// with --tls-cert and --tls-key)
 // unless --issuer names it. /metrics answers Prometheus text (package
 // server/metrics) beside the endpoints; --admin-addr moves /healthz,
-// /readyz and /metrics to a listener of their own (plain HTTP). serve logs JSON lines on stderr
+// /readyz and /metrics to a listener of their own (plain HTTP). Failed
+// client authentications are limited per client and source address;
+// behind a load balancer, --trusted-proxy CIDR (repeatable) counts them by
+// the client address the proxy appended to X-Forwarded-For. serve logs JSON lines on stderr
 // (never a secret or a token), is ready when GET /readyz answers 200,
 // and on SIGTERM or SIGINT stops accepting, lets the requests in flight
 // finish (for up to 10 s) and exits 0.

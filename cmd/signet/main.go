@@ -184,7 +184,7 @@ const usageTemplate = `Usage:
         (default out/report): the same as make report
   signet serve --clients F [--addr 127.0.0.1:8080] [--issuer URL] [--data DIR | --redis URL]
                [--kek-file F] [--alg ES256] [--format jwt|paseto] [--rotate 168h]
-               [--tls-cert F --tls-key F] [--admin-addr ADDR]
+               [--tls-cert F --tls-key F] [--admin-addr ADDR] [--trusted-proxy CIDR]...
         run the OAuth 2.0 token service (client credentials, RFC 9068
         access tokens, introspection, revocation, JWKS with rotating keys);
         JSON logs on stderr, SIGTERM stops it gracefully, SIGHUP reloads
