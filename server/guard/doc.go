@@ -72,10 +72,16 @@
 // allocation) where an ES256 verification costs about 60 µs. An entry is
 // used only from the token's nbf and iat and before its exp (rounded
 // toward the stricter side, without leeway), and never longer than
-// CacheMaxAge (5 min) after the verification, so that a key withdrawn
-// from the set stops vouching for cached tokens (a cached token also
-// passes through a key source outage for that long); a clock stepping back
-// before nbf or iat sends the token to full verification again. Refused
+// CacheMaxAge (5 min) after the verification; a clock stepping back
+// before nbf or iat sends the token to full verification again. An entry
+// never outlives what verifying the token again would say of the key
+// source: with a jwks.Remote (a signet.CachedKeys) it is bound to the
+// key set it was verified against and serves only while the Remote
+// serves that same set, so a key withdrawn at a fetch stops vouching at
+// once (a 304 keeps the set, and the entries), and once the Remote is
+// unavailable a cached token gets 503 like any other; with another key
+// source that has a Ready method, no entry serves while Ready fails
+// (and a withdrawn key stops vouching within CacheMaxAge). Refused
 // tokens are never cached. The cache holds at most CacheSize entries
 // (4096), in 16 shards with their own locks, evicting the least recently
 // used.

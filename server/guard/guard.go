@@ -112,7 +112,8 @@ type Guard struct {
 	now     func() time.Time
 	ids     *idSource
 	ready   func() error
-	scope   string // the required scopes, space-separated, for the 403 challenge
+	cached  signet.CachedKeys // Keys, when it is one: cache entries are bound to its set
+	scope   string            // the required scopes, space-separated, for the 403 challenge
 }
 
 // New checks cfg and makes a Guard. Errors wrap signet.ErrMalformed (a
@@ -209,6 +210,7 @@ func New(cfg Config) (*Guard, error) {
 	if r, ok := cfg.Keys.(interface{ Ready() error }); ok {
 		g.ready = r.Ready
 	}
+	g.cached, _ = cfg.Keys.(signet.CachedKeys)
 	g.proxy = &httputil.ReverseProxy{
 		Rewrite:      g.rewrite,
 		Transport:    cfg.Transport,

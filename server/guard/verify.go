@@ -78,9 +78,15 @@ func (g *Guard) check(token string) (verified, bool, error) {
 	}
 	now := g.now()
 	var k cacheKey
+	var set *signet.KeySet
 	if g.cache != nil {
+		if g.cached != nil {
+			// Taken before verifying: if the set changes meanwhile, the
+			// entry is bound to the older one and verified again.
+			set = g.cached.Cached()
+		}
 		k = sha256.Sum256(unsafex.Bytes(token)) // only read
-		if v, ok := g.cache.get(&k, now); ok {
+		if v, ok := g.cache.get(&k, now); ok && g.vouches(&v, set) {
 			g.metrics.cacheHit()
 			return v, true, nil
 		}
@@ -106,6 +112,7 @@ func (g *Guard) check(token string) (verified, bool, error) {
 		header:   strings.Clone(token[i+1 : j]),
 		notAfter: now.Add(g.cfg.CacheMaxAge),
 		subject:  c.Subject,
+		set:      set,
 	}
 	if c.ExpiresAt != 0 {
 		// exp is rounded down to the second by Verify: never later than
@@ -126,6 +133,21 @@ func (g *Guard) check(token string) (verified, bool, error) {
 		}
 	}
 	return v, false, nil
+}
+
+// vouches reports whether the key source still stands behind v, a cached
+// verification: a signet.CachedKeys (jwks.Remote) must serve now the very
+// set v was verified against (set, its Cached() now), so that a key
+// withdrawn at the next fetch stops vouching for its tokens at once, and
+// an unavailable source (Cached() nil) gets the 503 every token gets;
+// another source must not report itself unavailable (its Ready method).
+// A cached token thus never outlives what verifying it again would say
+// of the key source.
+func (g *Guard) vouches(v *verified, set *signet.KeySet) bool {
+	if g.cached != nil {
+		return set != nil && v.set == set
+	}
+	return g.ready() == nil
 }
 
 // accessTokenClaims checks the claims RFC 9068 §2.2 requires of a JWT
