@@ -29,7 +29,10 @@
 //     verified with jwt.Verify against Keys (the key decides the
 //     algorithm), with iss, aud, exp/nbf/iat (leeway 0 by default) and,
 //     with AccessToken, the RFC 9068 profile (typ at+jwt; sub, client_id,
-//     iat, jti); then every scope of Scopes must be in its scope claim.
+//     iat, jti); then every scope of Scopes must be in its scope claim
+//     (names separated by U+0020 only, matched exactly). These checks are
+//     package bearer's (Middleware.Verify): a token the guard forwards is
+//     one bearer would let through, and the reverse.
 //  3. A refused request gets the answer of bearer.ErrorOf: 401 with a
 //     WWW-Authenticate challenge (no error code without a token,
 //     invalid_token for a bad one), 400 invalid_request for a malformed
