@@ -43,7 +43,8 @@
 //     Rewrite (not Director: the hop-by-hop headers, those a client names
 //     in Connection included, are removed before the guard sets its own,
 //     so no client can make the proxy drop them). Every incoming copy of
-//     the claims header is removed, in any case and with '_' for '-'
+//     the claims header is removed (a trailer of that name too), in any
+//     case and with '_' for '-'
 //     (CGI, WSGI, Rack and PHP read X_Signet_Claims as X-Signet-Claims);
 //     then the guard sets it once. X-Forwarded-For/-Host/-Proto are set
 //     by the guard, the client's dropped; Host is the upstream's. 502

@@ -71,7 +71,8 @@ type Config struct {
 	// segment: the claims JSON exactly as signed, base64url-encoded
 	// without padding (RFC 7515 §2), which is header-safe whatever the
 	// claims hold. Every copy of this header in the incoming request,
-	// whatever its case, and with '_' for '-', is removed first.
+	// whatever its case, and with '_' for '-', is removed first (as a
+	// trailer too).
 	ClaimsHeader string
 	// ForwardToken keeps the Authorization header in the forwarded
 	// request. By default it is removed, as Envoy's jwt_authn does: the
@@ -297,6 +298,14 @@ func (g *Guard) rewrite(pr *httputil.ProxyRequest) {
 	for name := range h {
 		if sameHeader(name, g.cfg.ClaimsHeader) || (!g.cfg.ForwardToken && sameHeader(name, "Authorization")) {
 			delete(h, name)
+		}
+	}
+	// Nor as a trailer of a chunked body, whose names the client declares
+	// (some upstreams fold trailers into the headers): neither the claims
+	// header nor Authorization is ever forwarded as one.
+	for name := range pr.Out.Trailer {
+		if sameHeader(name, g.cfg.ClaimsHeader) || sameHeader(name, "Authorization") {
+			delete(pr.Out.Trailer, name)
 		}
 	}
 	if st == nil {
