@@ -262,6 +262,9 @@ func (r *Remote) Ready() error {
 // keeps serving (within MaxStale). After Close it fails with
 // signet.ErrUnavailable.
 func (r *Remote) Refresh(ctx context.Context) error {
+	if r == nil {
+		return errNilRemote
+	}
 	r.mu.Lock()
 	if r.closed {
 		r.mu.Unlock()
@@ -284,8 +287,12 @@ var errNilRemote = fmt.Errorf("%w: a nil *jwks.Remote (make it with jwks.New)", 
 
 var errClosed = fmt.Errorf("%w: jwks: the Remote is closed", signet.ErrUnavailable)
 
-// Stats returns the counters and the current state.
+// Stats returns the counters and the current state (zero for a nil
+// Remote).
 func (r *Remote) Stats() Stats {
+	if r == nil {
+		return Stats{}
+	}
 	st := r.state.Load()
 	return Stats{
 		Fetches:      r.fetches.Load(),
