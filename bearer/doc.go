@@ -51,7 +51,9 @@
 //     token may well be good.
 //
 // Options.OnError replaces that response (to log err.Err, say); ErrorOf
-// and Error.WriteTo give it to other code, such as a proxy.
+// and Error.WriteTo give it to other code, such as a proxy, and
+// Middleware.Verify gives it the checks themselves, for a token taken or
+// remembered elsewhere (package server/guard verifies with it).
 //
 // # Requests
 //

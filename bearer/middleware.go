@@ -157,16 +157,7 @@ func (h *handler[T]) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		m.fail(w, r, err)
 		return
 	}
-	var claims T
-	if m.profile || len(m.scopes) > 0 {
-		var payload string
-		claims, payload, err = jwt.VerifyPayload[T](m.keys, tok, m.policy)
-		if err == nil {
-			err = m.check(payload)
-		}
-	} else {
-		claims, err = jwt.Verify[T](m.keys, tok, m.policy)
-	}
+	claims, err := m.Verify(tok)
 	if err != nil {
 		// Checked now, the syntax is answered for as if it had been
 		// first: a token jwt accepts is a token68 (base64url and dots).
@@ -179,6 +170,32 @@ func (h *handler[T]) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	v := &verified[T]{ctx: claimsContext[T]{Context: r.Context(), claims: claims}}
 	v.req = *r.WithContext(&v.ctx) // WithContext is inlined: its copy stays on the stack
 	h.next.ServeHTTP(w, &v.req)
+}
+
+// Verify checks token as Wrap's handler does — Policy (its size limit
+// included), the AccessToken profile and Scopes — and returns its
+// claims; ErrorOf maps its error to the answer the handler would write.
+// It is for a caller that takes the token from elsewhere, or remembers
+// verified tokens (package server/guard calls it on a miss of its cache):
+// the checks are then exactly the middleware's. A nil Middleware fails
+// (signet.ErrUnsupported).
+func (m *Middleware[T]) Verify(token string) (T, error) {
+	if m == nil {
+		var zero T
+		return zero, errConfig
+	}
+	if !m.profile && len(m.scopes) == 0 {
+		return jwt.Verify[T](m.keys, token, m.policy)
+	}
+	claims, payload, err := jwt.VerifyPayload[T](m.keys, token, m.policy)
+	if err == nil {
+		err = m.check(payload)
+	}
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	return claims, nil
 }
 
 // verified is the request a verified request's handler gets, with its

@@ -35,7 +35,8 @@
 // New waits for the first fetch for at most Options.StartTimeout (10 s)
 // and never fails because the key server is down: Ready reports whether
 // keys are held (use it for a readiness probe), and the Remote keeps
-// retrying in the background, 1 s doubling to 60 s, ±20 %.
+// retrying in the background, 1 s doubling to 60 s, ±20 %. Any failed
+// fetch is retried so, the fetch of an unknown kid and Refresh included.
 //
 // # Fetching
 //

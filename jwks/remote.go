@@ -26,6 +26,7 @@ type Remote struct {
 	cancel context.CancelFunc
 	wg     sync.WaitGroup // the background loop and running fetches
 	first  chan struct{}  // closed when the first fetch has ended
+	wake   chan struct{}  // a fetch ended: the loop reads the due time again
 	once   sync.Once      // closes first
 	closer sync.Once
 
@@ -106,7 +107,7 @@ func New(ctx context.Context, url string, opts Options) (*Remote, error) {
 	}
 	client := *base
 	client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
-	r := &Remote{cfg: cfg, client: &client, first: make(chan struct{})}
+	r := &Remote{cfg: cfg, client: &client, first: make(chan struct{}), wake: make(chan struct{}, 1)}
 	r.ctx, r.cancel = context.WithCancel(context.Background())
 	r.state.Store(&state{
 		lastErr:     errNotYet,
@@ -262,6 +263,9 @@ func (r *Remote) Ready() error {
 // keeps serving (within MaxStale). After Close it fails with
 // signet.ErrUnavailable.
 func (r *Remote) Refresh(ctx context.Context) error {
+	if r == nil {
+		return errNilRemote
+	}
 	r.mu.Lock()
 	if r.closed {
 		r.mu.Unlock()
@@ -284,8 +288,12 @@ var errNilRemote = fmt.Errorf("%w: a nil *jwks.Remote (make it with jwks.New)", 
 
 var errClosed = fmt.Errorf("%w: jwks: the Remote is closed", signet.ErrUnavailable)
 
-// Stats returns the counters and the current state.
+// Stats returns the counters and the current state (zero for a nil
+// Remote).
 func (r *Remote) Stats() Stats {
+	if r == nil {
+		return Stats{}
+	}
 	st := r.state.Load()
 	return Stats{
 		Fetches:      r.fetches.Load(),
@@ -334,12 +342,19 @@ func (r *Remote) startLocked(force bool) *call {
 		r.mu.Unlock()
 		close(c.done)
 		r.once.Do(func() { close(r.first) })
+		select { // never blocks: one pending wake-up is enough
+		case r.wake <- struct{}{}:
+		default:
+		}
 	}()
 	return c
 }
 
 // run is the background loop: the first fetch at once, then one whenever
-// the current state is due (refresh ahead of expiry, or a retry).
+// the current state is due (refresh ahead of expiry, or a retry). Every
+// fetch that ends wakes it, so that the due time it sleeps until is the
+// one the last outcome set: a failed miss fetch or Refresh schedules a
+// retry with backoff, a successful one moves the refresh later.
 func (r *Remote) run() {
 	defer r.wg.Done()
 	t := time.NewTimer(0)
@@ -348,6 +363,9 @@ func (r *Remote) run() {
 		select {
 		case <-r.ctx.Done():
 			return
+		case <-r.wake:
+			t.Reset(max(r.state.Load().due.Sub(r.cfg.Now()), minBackgroundInterval))
+			continue
 		case <-t.C:
 		}
 		if wait := r.state.Load().due.Sub(r.cfg.Now()); wait > 0 {

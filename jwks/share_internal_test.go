@@ -96,6 +96,15 @@ func TestNilRemote(t *testing.T) {
 	if err := r.Ready(); err == nil {
 		t.Fatal("nil Remote ready")
 	}
+	if err := r.Refresh(context.Background()); err == nil {
+		t.Fatal("nil Remote refreshed")
+	}
+	if st := r.Stats(); st.Ready || st.Keys != 0 {
+		t.Fatalf("nil Remote stats %+v", st)
+	}
+	if r.Cached() != nil {
+		t.Fatal("nil Remote has a cached set")
+	}
 	if err := r.Close(); err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,8 @@ import (
 	"crypto/sha256"
 	"sync"
 	"time"
+
+	"github.com/signet-go/signet"
 )
 
 // DefaultCacheSize is the number of verified tokens a Guard remembers
@@ -13,8 +15,9 @@ import (
 const DefaultCacheSize = 4096
 
 // DefaultCacheMaxAge bounds how long a verified token is remembered when
-// Config.CacheMaxAge is zero, whatever its exp: a key withdrawn from the
-// key set stops vouching for cached tokens within this time.
+// Config.CacheMaxAge is zero, whatever its exp: with a key source that
+// does not say when its keys change (not a signet.CachedKeys), a key
+// withdrawn from it stops vouching for cached tokens within this time.
 const DefaultCacheMaxAge = 5 * time.Minute
 
 // cacheKey is the SHA-256 of a token: the cache never holds a token, and
@@ -29,6 +32,10 @@ type verified struct {
 	notAfter time.Time // the first instant it is no longer used: the earliest of exp and the entry's max age
 	notUntil time.Time // the first instant it may be used: the latest of nbf and iat
 	subject  string    // for the log (never the token)
+	// set is the key set the token was verified against, when the key
+	// source is a signet.CachedKeys (jwks.Remote): the entry serves only
+	// while the source still serves that very set (see Guard.vouches).
+	set *signet.KeySet
 }
 
 // usable reports whether v may be used at now: from notUntil, before

@@ -184,16 +184,17 @@ func TestCacheShards(t *testing.T) {
 	}
 }
 
-// TestCacheOutage: during a key source outage, a token already verified
-// keeps passing until its entry ends; a new one gets 503.
+// TestCacheOutage: during a key source outage (its Ready fails), a token
+// already verified gets the 503 a new one gets: the cache never answers
+// for a key source that says it cannot (see TestCacheFollowsRemoteKeys).
 func TestCacheOutage(t *testing.T) {
 	f := newFixture(t, Config{})
 	known := f.token(claims{})
 	f.do(withToken(known), nil)
 	outage := fmt.Errorf("%w: test", signet.ErrUnavailable)
 	f.keys.err.Store(&outage)
-	if w := f.do(withToken(known), nil); w.Code != 200 {
-		t.Errorf("cached token during the outage: %d", w.Code)
+	if w := f.do(withToken(known), nil); w.Code != http.StatusServiceUnavailable {
+		t.Errorf("cached token during the outage: %d, want 503", w.Code)
 	}
 	fresh := f.token(claims{Claims: jwt.Claims{ID: "other"}})
 	if w := f.do(withToken(fresh), nil); w.Code != http.StatusServiceUnavailable {

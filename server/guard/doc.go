@@ -29,7 +29,10 @@
 //     verified with jwt.Verify against Keys (the key decides the
 //     algorithm), with iss, aud, exp/nbf/iat (leeway 0 by default) and,
 //     with AccessToken, the RFC 9068 profile (typ at+jwt; sub, client_id,
-//     iat, jti); then every scope of Scopes must be in its scope claim.
+//     iat, jti); then every scope of Scopes must be in its scope claim
+//     (names separated by U+0020 only, matched exactly). These checks are
+//     package bearer's (Middleware.Verify): a token the guard forwards is
+//     one bearer would let through, and the reverse.
 //  3. A refused request gets the answer of bearer.ErrorOf: 401 with a
 //     WWW-Authenticate challenge (no error code without a token,
 //     invalid_token for a bad one), 400 invalid_request for a malformed
@@ -40,7 +43,8 @@
 //     Rewrite (not Director: the hop-by-hop headers, those a client names
 //     in Connection included, are removed before the guard sets its own,
 //     so no client can make the proxy drop them). Every incoming copy of
-//     the claims header is removed, in any case and with '_' for '-'
+//     the claims header is removed (a trailer of that name too), in any
+//     case and with '_' for '-'
 //     (CGI, WSGI, Rack and PHP read X_Signet_Claims as X-Signet-Claims);
 //     then the guard sets it once. X-Forwarded-For/-Host/-Proto are set
 //     by the guard, the client's dropped; Host is the upstream's. 502
@@ -72,10 +76,16 @@
 // allocation) where an ES256 verification costs about 60 µs. An entry is
 // used only from the token's nbf and iat and before its exp (rounded
 // toward the stricter side, without leeway), and never longer than
-// CacheMaxAge (5 min) after the verification, so that a key withdrawn
-// from the set stops vouching for cached tokens (a cached token also
-// passes through a key source outage for that long); a clock stepping back
-// before nbf or iat sends the token to full verification again. Refused
+// CacheMaxAge (5 min) after the verification; a clock stepping back
+// before nbf or iat sends the token to full verification again. An entry
+// never outlives what verifying the token again would say of the key
+// source: with a jwks.Remote (a signet.CachedKeys) it is bound to the
+// key set it was verified against and serves only while the Remote
+// serves that same set, so a key withdrawn at a fetch stops vouching at
+// once (a 304 keeps the set, and the entries), and once the Remote is
+// unavailable a cached token gets 503 like any other; with another key
+// source that has a Ready method, no entry serves while Ready fails
+// (and a withdrawn key stops vouching within CacheMaxAge). Refused
 // tokens are never cached. The cache holds at most CacheSize entries
 // (4096), in 16 shards with their own locks, evicting the least recently
 // used.

@@ -50,8 +50,10 @@ type Config struct {
 	Audience []string
 	// IgnoreAudience skips the aud check (not with Audience).
 	IgnoreAudience bool
-	// Scopes must each be in the token's space-separated scope claim;
-	// else the answer is 403 insufficient_scope.
+	// Scopes must each be in the token's scope claim, a string of names
+	// separated by spaces (U+0020 only, RFC 6749 §3.3), matched exactly;
+	// else the answer is 403 insufficient_scope. The checks are package
+	// bearer's (Middleware.Verify), as for a Go service.
 	Scopes []string
 	// AccessToken applies the RFC 9068 profile: typ at+jwt, and the
 	// claims iss, aud, exp, sub, client_id, iat and jti required (Issuer
@@ -69,7 +71,8 @@ type Config struct {
 	// segment: the claims JSON exactly as signed, base64url-encoded
 	// without padding (RFC 7515 §2), which is header-safe whatever the
 	// claims hold. Every copy of this header in the incoming request,
-	// whatever its case, and with '_' for '-', is removed first.
+	// whatever its case, and with '_' for '-', is removed first (as a
+	// trailer too).
 	ClaimsHeader string
 	// ForwardToken keeps the Authorization header in the forwarded
 	// request. By default it is removed, as Envoy's jwt_authn does: the
@@ -112,7 +115,10 @@ type Guard struct {
 	now     func() time.Time
 	ids     *idSource
 	ready   func() error
-	scope   string // the required scopes, space-separated, for the 403 challenge
+	cached  signet.CachedKeys // Keys, when it is one: cache entries are bound to its set
+	// verifier makes every check of a token the cache does not hold.
+	verifier *bearer.Middleware[jwt.Claims]
+	scope    string // the required scopes, space-separated, for the 403 challenge
 }
 
 // New checks cfg and makes a Guard. Errors wrap signet.ErrMalformed (a
@@ -163,11 +169,6 @@ func New(cfg Config) (*Guard, error) {
 	if cfg.AccessToken && (cfg.Issuer == "" || len(cfg.Audience) == 0) {
 		return nil, fmt.Errorf("%w: guard: the access-token profile (RFC 9068) needs Issuer and Audience", signet.ErrMalformed)
 	}
-	for _, s := range cfg.Scopes {
-		if !scopeToken(s) {
-			return nil, fmt.Errorf("%w: guard: scope %q is not a scope name (RFC 6749 §3.3)", signet.ErrMalformed, clip.String(s))
-		}
-	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
@@ -192,6 +193,7 @@ func New(cfg Config) (*Guard, error) {
 			IgnoreAudience: cfg.IgnoreAudience,
 			Leeway:         cfg.Leeway,
 			MaxSize:        cfg.MaxTokenSize,
+			Now:            cfg.Now,
 		},
 		metrics: cfg.Metrics,
 		log:     cfg.Logger,
@@ -200,15 +202,25 @@ func New(cfg Config) (*Guard, error) {
 		ready:   func() error { return nil },
 		scope:   strings.Join(cfg.Scopes, " "),
 	}
-	if cfg.AccessToken {
-		g.policy.Type = "at+jwt"
+	// The checks of a token are package bearer's, one way for both: the
+	// policy, the RFC 9068 profile (typ at+jwt, sub, client_id, iat,
+	// jti) and the scopes (space-separated, exact names).
+	mw, err := bearer.New[jwt.Claims](cfg.Keys, bearer.Options{
+		Policy:      g.policy,
+		AccessToken: cfg.AccessToken,
+		Scopes:      cfg.Scopes,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%w: guard: %w", signet.ErrMalformed, err)
 	}
+	g.verifier = mw
 	if cfg.CacheSize > 0 {
 		g.cache = newCache(cfg.CacheSize)
 	}
 	if r, ok := cfg.Keys.(interface{ Ready() error }); ok {
 		g.ready = r.Ready
 	}
+	g.cached, _ = cfg.Keys.(signet.CachedKeys)
 	g.proxy = &httputil.ReverseProxy{
 		Rewrite:      g.rewrite,
 		Transport:    cfg.Transport,
@@ -286,6 +298,14 @@ func (g *Guard) rewrite(pr *httputil.ProxyRequest) {
 	for name := range h {
 		if sameHeader(name, g.cfg.ClaimsHeader) || (!g.cfg.ForwardToken && sameHeader(name, "Authorization")) {
 			delete(h, name)
+		}
+	}
+	// Nor as a trailer of a chunked body, whose names the client declares
+	// (some upstreams fold trailers into the headers): neither the claims
+	// header nor Authorization is ever forwarded as one.
+	for name := range pr.Out.Trailer {
+		if sameHeader(name, g.cfg.ClaimsHeader) || sameHeader(name, "Authorization") {
+			delete(pr.Out.Trailer, name)
 		}
 	}
 	if st == nil {
@@ -376,18 +396,4 @@ func isHopByHop(name string) bool {
 		}
 	}
 	return false
-}
-
-// scopeToken reports whether s is an RFC 6749 §3.3 scope-token:
-// 1*( %x21 / %x23-5B / %x5D-7E ).
-func scopeToken(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c <= 0x20 || c >= 0x7f || c == '"' || c == '\\' {
-			return false
-		}
-	}
-	return true
 }

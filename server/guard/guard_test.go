@@ -66,6 +66,18 @@ func TestGuardRefusals(t *testing.T) {
 			}
 			return withToken(tok)
 		}, status: 401, code: "invalid_token", sentinel: signet.ErrMalformed},
+		// RFC 6749 §3.3: scope names are separated by SP (%x20) only, as
+		// package bearer reads them; a tab, a newline or a Unicode space
+		// does not split "read<sep>admin" into a scope "admin".
+		{name: "scope split by a tab", cfg: Config{Scopes: []string{"admin"}}, auth: func(f *fixture) []string {
+			return withToken(f.token(claims{Scope: "read\tadmin"}))
+		}, status: 403, code: "insufficient_scope", sentinel: signet.ErrMissingClaim},
+		{name: "scope split by a newline", cfg: Config{Scopes: []string{"admin"}}, auth: func(f *fixture) []string {
+			return withToken(f.token(claims{Scope: "read\nadmin"}))
+		}, status: 403, code: "insufficient_scope", sentinel: signet.ErrMissingClaim},
+		{name: "scope split by a no-break space", cfg: Config{Scopes: []string{"admin"}}, auth: func(f *fixture) []string {
+			return withToken(f.token(claims{Scope: "read\u00a0admin"}))
+		}, status: 403, code: "insufficient_scope", sentinel: signet.ErrMissingClaim},
 		{name: "scope prefix is not the scope", cfg: Config{Scopes: []string{"read"}}, auth: func(f *fixture) []string {
 			return withToken(f.token(claims{Scope: "readonly reader"}))
 		}, status: 403, code: "insufficient_scope", sentinel: signet.ErrMissingClaim},

@@ -1,0 +1,58 @@
+package guard
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"testing"
+)
+
+// TestGuardStripsClaimsTrailer: a client that declares the claims header
+// (in any spelling) or Authorization as a trailer of a chunked body gets
+// none of them to the upstream, not even as a declared name: an upstream
+// that folds trailers into its headers must not see a claims field the
+// guard did not set.
+func TestGuardStripsClaimsTrailer(t *testing.T) {
+	got := make(chan http.Header, 1)
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		got <- r.Trailer.Clone()
+	}))
+	defer up.Close()
+	f := newFixture(t, Config{})
+	u, err := url.Parse(up.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := New(Config{Upstream: u, Keys: f.keys, Issuer: testIssuer, Audience: []string{testAudience}, Now: f.clock.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(g)
+	defer srv.Close()
+	c, err := net.Dial("tcp", srv.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	fmt.Fprintf(c, "POST /x HTTP/1.1\r\nHost: guard.test\r\nAuthorization: Bearer %s\r\nTransfer-Encoding: chunked\r\n"+
+		"Trailer: X-Signet-Claims, x_signet_claims, Authorization, X-Other\r\n\r\n"+
+		"3\r\nabc\r\n0\r\nX-Signet-Claims: e30\r\nx_signet_claims: e30\r\nAuthorization: Bearer x\r\nX-Other: 1\r\n\r\n", f.token(claims{}))
+	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("status %d", resp.StatusCode)
+	}
+	for name := range <-got {
+		if sameHeader(name, DefaultClaimsHeader) || sameHeader(name, "Authorization") {
+			t.Errorf("the upstream got a trailer %q", name)
+		}
+	}
+}
