@@ -192,7 +192,7 @@ func (c *cli) jwtVerify(args []string) error {
 	cmd := newCommand("jwt verify", "jwt verify (--key F | --jwks F | --jwks-url URL) [--iss S] [--aud S]... [--any-aud] [--leeway D] [--no-exp] [--typ T] [--alg ALG]... [--secret-encoding ENC] < TOKEN")
 	keyPath := cmd.fs.String("key", "", "key `file` (JWK or PEM, public or private, or a raw HMAC secret with --secret-encoding)")
 	jwksPath := cmd.fs.String("jwks", "", "JWK Set `file`; the token's kid selects the key")
-	jwksURL := cmd.fs.String("jwks-url", "", "the issuer's JWK Set `URL` (https; http only to loopback), fetched once; the token's kid selects the key")
+	jwksURL := cmd.fs.String("jwks-url", "", "the issuer's JWK Set `URL` (https; http only to loopback), fetched at start (and once more if the token names a kid it lacks); the token's kid selects the key")
 	iss := cmd.fs.String("iss", "", "required issuer (iss claim)")
 	aud, anyAud := audienceFlags(cmd)
 	leeway := cmd.fs.Duration("leeway", 0, fmt.Sprintf("clock skew allowed for exp, nbf and iat, at most %v", jwt.MaxLeeway))
