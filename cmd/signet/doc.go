@@ -18,7 +18,7 @@
 //	signet bench [--quick|--full] [--out DIR] [--lab DIR]
 //	signet serve --clients F [--addr 127.0.0.1:8080] [--issuer URL] [--data DIR | --redis URL] [--kek-file F] [--alg ES256] [--format jwt|paseto] [--rotate 168h] [--tls-cert F --tls-key F] [--admin-addr ADDR] [--trusted-proxy CIDR]...
 //	signet serve --dev
-//	signet guard --upstream URL (--jwks-url URL | --key F | --jwks F) [--addr 127.0.0.1:8081] [--iss S] [--aud S]... [--any-aud] [--scope S]... [--claims-header NAME] [--admin-addr ADDR] [--alg ALG]... [--access-token] [--forward-token] [--leeway D] [--cache N]
+//	signet guard --upstream URL (--jwks-url URL | --key F | --jwks F) [--addr 127.0.0.1:8081] [--iss S] [--aud S]... [--any-aud] [--scope S]... [--claims-header NAME] [--admin-addr ADDR] [--alg ALG]... [--access-token] [--forward-token] [--leeway D] [--cache N] [--jwks-max-stale 24h]
 //	signet help
 //
 // # Keys

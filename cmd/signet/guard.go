@@ -71,6 +71,7 @@ type guardConfig struct {
 	jwksFile        string
 	algs            []signet.Algorithm
 	addr, adminAddr string
+	maxStale        time.Duration // --jwks-max-stale
 	guard           guard.Config
 }
 
@@ -122,6 +123,7 @@ func (c *cli) guardFlags(args []string) (*guardConfig, error) {
 	forwardToken := fs.Bool("forward-token", false, "keep the Authorization header in forwarded requests (removed by default)")
 	leeway := fs.Duration("leeway", 0, fmt.Sprintf("clock skew allowed for exp, nbf and iat, at most %v", jwt.MaxLeeway))
 	cacheSize := fs.Int("cache", guard.DefaultCacheSize, "how many verified tokens to remember (0: verify every request)")
+	maxStale := fs.Duration("jwks-max-stale", jwks.DefaultMaxStale, "how long the last key set fetched from --jwks-url keeps serving while fetches fail; then 503 until one succeeds")
 	pos, set, err := c.parse(cmd, args)
 	if err != nil {
 		return nil, err
@@ -151,6 +153,10 @@ func (c *cli) guardFlags(args []string) (*guardConfig, error) {
 		return nil, cmd.usageErr("--leeway must be between 0 and %v", jwt.MaxLeeway)
 	case *cacheSize < 0:
 		return nil, cmd.usageErr("--cache must be 0 or more")
+	case *maxStale <= 0:
+		return nil, cmd.usageErr("--jwks-max-stale must be positive")
+	case set["jwks-max-stale"] && *jwksURL == "":
+		return nil, cmd.usageErr("--jwks-max-stale applies to --jwks-url")
 	}
 	up, err := url.Parse(*upstream)
 	if err != nil || (up.Scheme != "http" && up.Scheme != "https") || up.Host == "" {
@@ -165,7 +171,7 @@ func (c *cli) guardFlags(args []string) (*guardConfig, error) {
 		}
 	}
 	cfg := &guardConfig{upstream: up, jwksURL: *jwksURL, keyFile: *keyPath, jwksFile: *jwksPath,
-		algs: algs, addr: *addr, adminAddr: *adminAddr}
+		algs: algs, addr: *addr, adminAddr: *adminAddr, maxStale: *maxStale}
 	if *jwksURL != "" && len(algs) == 0 {
 		cfg.algs = defaultRemoteAlgorithms
 	}
@@ -202,7 +208,7 @@ func runGuardService(ctx context.Context, cfg *guardConfig, logger *slog.Logger,
 	)
 	switch {
 	case cfg.jwksURL != "":
-		opts := jwks.Options{Algorithms: cfg.algs}
+		opts := jwks.Options{Algorithms: cfg.algs, MaxStale: cfg.maxStale}
 		if hooks.remote != nil {
 			hooks.remote(&opts)
 		}

@@ -315,6 +315,8 @@ func TestGuardFlags(t *testing.T) {
 		{[]string{"--upstream", up, "--key", keyFile, "--claims-header", "Authorization"}, exitUsage, "header"},
 		{[]string{"--upstream", up, "--key", keyFile, "--scope", " "}, exitUsage, "scope"},
 		{[]string{"--upstream", up, "--key", keyFile, "extra"}, exitUsage, "unexpected argument"},
+		{[]string{"--upstream", up, "--key", keyFile, "--jwks-max-stale", "1h"}, exitUsage, "--jwks-max-stale applies to --jwks-url"},
+		{[]string{"--upstream", up, "--jwks-url", "https://idp.example/jwks", "--jwks-max-stale", "0s"}, exitUsage, "--jwks-max-stale must be positive"},
 		{[]string{"--upstream", up, "--key", filepath.Join(dir, "missing")}, exitRejected, "missing"},
 		{[]string{"--upstream", up, "--key", keyFile, "--addr", "256.0.0.1:0"}, exitRejected, "listen"},
 	} {

@@ -195,7 +195,7 @@ const usageTemplate = `Usage:
   signet guard --upstream URL (--jwks-url URL | --key F | --jwks F) [--addr 127.0.0.1:8081]
                [--iss S] [--aud S]... [--any-aud] [--scope S]... [--claims-header NAME]
                [--admin-addr ADDR] [--alg ALG]... [--access-token] [--forward-token]
-               [--leeway D] [--cache N]
+               [--leeway D] [--cache N] [--jwks-max-stale 24h]
         a verifying reverse proxy: checks each request's Bearer JWT (keys
         from the JWK Set URL, kept fresh, or from files; iss, aud, scope),
         forwards it to the upstream with the claims in X-Signet-Claims
