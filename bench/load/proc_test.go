@@ -60,3 +60,27 @@ func TestProcSelf(t *testing.T) {
 		t.Fatalf("peak RSS %d, %v", rss, err)
 	}
 }
+
+func FuzzParseProc(f *testing.F) {
+	f.Add([]byte("4242 (load srv) (x)) S 1 4242 4242 0 -1 4194560 1234 0 0 0 150 27 0 0 20 0 5 0 123456 1000000 500"), true)
+	f.Add([]byte("Name:\tloadsrv\nVmHWM:\t   12345 kB\n"), false)
+	f.Fuzz(func(t *testing.T, data []byte, stat bool) {
+		if stat {
+			d, err := ParseProcStat(data)
+			if err == nil && d < 0 {
+				t.Fatalf("negative CPU time %v", d)
+			}
+			if err != nil && !errors.Is(err, signet.ErrMalformed) && !errors.Is(err, signet.ErrTooLarge) {
+				t.Fatalf("error without a sentinel: %v", err)
+			}
+			return
+		}
+		n, err := ParseProcStatus(data)
+		if err == nil && n < 0 {
+			t.Fatalf("negative RSS %d", n)
+		}
+		if err != nil && !errors.Is(err, signet.ErrMalformed) && !errors.Is(err, signet.ErrTooLarge) {
+			t.Fatalf("error without a sentinel: %v", err)
+		}
+	})
+}

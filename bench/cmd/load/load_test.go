@@ -172,6 +172,8 @@ func TestReport(t *testing.T) {
 		"| 0 5xx other than the 503s while Redis is away | faults | 0 | = 0 | pass |",
 		"| HS256 | 18,420 |",
 		"| 38,000 |", // signet's HS256 issue beside the study
+		"| issue/ES256/signet | 20,000 | 0.50 (hello) | 0.500 | 1.000 | 2.000 | 4.000 | – | 50.0 | 100% | 12.0 | 0 | 0 | 3 |",
+		"by CPU: (25.0 + 25.0) / 50.0 µs per request = 1.00, server busy 100%",
 		"| introspect (a token that verifies) | 1 |",
 		"| GET | introspection's revocation check",
 		"| issue handler (ES256, stand-in for token) | `issue/ES256/signet` | 20,000 | 0 |",
@@ -212,7 +214,8 @@ func TestReport(t *testing.T) {
 		hs["ops_per_s"] != 38000.0 || hs["ops_ratio"] != 0.95 || hs["p99_ms"] != 1.1 || hs["runs"] != 3.0 {
 		t.Errorf("issue/HS256/signet record: %v", hs)
 	}
-	if es := byName["issue/ES256/signet"]; es["bound_ops_per_s"] != 20000.0 || es["bound_ratio"] != 1.0 || es["primitive_ns"] != 25000.0 {
+	if es := byName["issue/ES256/signet"]; es["bound_ops_per_s"] != 20000.0 || es["bound_ratio"] != 1.0 || es["primitive_ns"] != 25000.0 ||
+		es["cpu_bound_ratio"] != 1.0 || es["server_busy"] != 1.0 {
 		t.Errorf("issue/ES256/signet record: %v", es)
 	}
 	if f := byName["faults/revoke-during-outage"]; f["revoked_active"] != 1.0 || f["recovery_ms"] != 420.0 {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -53,7 +54,7 @@ func (r *report) markdown(b *bytes.Buffer, charts []chart) {
 	fmt.Fprintf(b, "signet's token handlers, `signet serve` and `signet guard` under `wrk`, beside a `/hello` baseline measured in the same rounds; then faults under load. `make load` (quick) or `make load-full`; the records are the suites `http` and `http-faults` of results.json.\n\n")
 	fmt.Fprintf(b, "Run: %s, %s, %d rounds of %v measured after %v of warm-up per run (servers started afresh for every run), a baseline run before every %d scenarios of a round; %s.\n\n",
 		r.cfg.mode, r.started.UTC().Format("2006-01-02 15:04 UTC"), r.cfg.opt.Rounds, r.cfg.opt.Duration, r.cfg.opt.Warmup, max(r.cfg.opt.BaselineEvery, 1), r.env.String())
-	fmt.Fprintf(b, "Setup: the server on CPU 0 with GOMAXPROCS=1 (unless a row says otherwise), wrk (Debian %s) on CPU 1, `-t1 -c10 --latency` (the study's -c10), 127.0.0.1. Figures are medians over the rounds; \"× base\" is the median of the per-round ratios to the baseline run just before; CPU is the server's utime+stime per request (/proc, all its processes the row names); RSS is the peak (VmHWM).\n\n", r.env.Wrk)
+	fmt.Fprintf(b, "Setup: the server on CPU 0 with GOMAXPROCS=1 (unless a row says otherwise), wrk (Debian %s) on CPU 1, `-t1 -c10 --latency` (the study's -c10), 127.0.0.1. Figures are medians over the rounds; \"× base\" is the median of the per-round ratios to the baseline run just before; CPU is the server's utime+stime per request (/proc, all its processes the row names), \"server busy\" that CPU over the run's time (one core is 100%%: well below it, wrk or the machine limited the run, and its requests/s understate the server); RSS is the peak (VmHWM).\n\n", r.env.Wrk)
 	r.targetsSection(b)
 	r.groupTables(b)
 	r.chartsSection(b, charts)
@@ -89,24 +90,37 @@ func (r *report) groupTables(b *bytes.Buffer) {
 	fmt.Fprintf(b, "## Measurements\n\n")
 	for _, g := range r.groups() {
 		fmt.Fprintf(b, "### %s\n\n", g)
-		fmt.Fprintf(b, "| scenario | req/s | × base | P50 ms | P90 ms | P99 ms | P99.9 ms | P99 × base | CPU µs/req | peak RSS MiB | errors | non-2xx | rounds |\n")
-		fmt.Fprintf(b, "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
+		fmt.Fprintf(b, "| scenario | req/s | × base | P50 ms | P90 ms | P99 ms | P99.9 ms | P99 × base | CPU µs/req | server busy | peak RSS MiB | errors | non-2xx | rounds |\n")
+		fmt.Fprintf(b, "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
 		for _, m := range r.ms {
 			if m.Group != g || m.Suite != "http" {
 				continue
 			}
 			if m.Rounds == 0 {
-				fmt.Fprintf(b, "| %s | failed: %s | | | | | | | | | | | 0 |\n", m.Scenario, mdEscape(m.Error))
+				fmt.Fprintf(b, "| %s | failed: %s | | | | | | | | | | | | 0 |\n", m.Scenario, mdEscape(m.Error))
 				continue
 			}
 			base := ""
 			p99base := ""
 			if m.Baseline != "" {
-				base = fmt.Sprintf("%.2f (%s)", m.RatioRPS, m.Baseline)
-				p99base = fmt.Sprintf("%.2f", m.RatioP99)
+				base = "– (" + m.Baseline + ")"
+				if m.RatioRPS > 0 {
+					base = fmt.Sprintf("%.2f (%s)", m.RatioRPS, m.Baseline)
+				}
+				p99base = "–"
+				if m.RatioP99 > 0 {
+					p99base = fmt.Sprintf("%.2f", m.RatioP99)
+				}
 			}
-			fmt.Fprintf(b, "| %s | %s | %s | %.3f | %.3f | %.3f | %.3f | %s | %.1f | %.1f | %d | %d | %d |\n",
-				m.Scenario, fmtRPS(m.RPS), base, m.P50, m.P90, m.P99, m.P999, p99base, m.CPUPerReqNS/1e3, float64(m.PeakRSS)/(1<<20), m.Errors, m.Non2xx, m.Rounds)
+			fmt.Fprintf(b, "| %s | %s | %s | %.3f | %.3f | %.3f | %.3f | %s | %.1f | %.0f%% | %.1f | %d | %d | %d |\n",
+				m.Scenario, fmtRPS(m.RPS), base, m.P50, m.P90, m.P99, m.P999, p99base, m.CPUPerReqNS/1e3, busy(m)*100, float64(m.PeakRSS)/(1<<20), m.Errors, m.Non2xx, m.Rounds)
+		}
+		var notes []string
+		for _, m := range r.ms {
+			if n := m.Labels["note"]; m.Group == g && m.Suite == "http" && n != "" && !slices.Contains(notes, n) {
+				notes = append(notes, n)
+				fmt.Fprintf(b, "\nNote (%s): %s\n", m.Scenario, mdEscape(n))
+			}
 		}
 		for _, m := range r.ms {
 			if m.Group == g && m.Suite == "http" && m.Rounds > 0 && m.Error != "" {
@@ -116,6 +130,12 @@ func (r *report) groupTables(b *bytes.Buffer) {
 		fmt.Fprintln(b)
 	}
 }
+
+// busy is the share of one core the server's processes used during the
+// measured runs (requests/s × CPU per request): near 100% (per core it
+// was given) the server was the bottleneck; well below, wrk or the
+// machine was, and requests/s understate what the server can do.
+func busy(m load.Measurement) float64 { return m.RPS * m.CPUPerReqNS / 1e9 }
 
 func fmtRPS(v float64) string {
 	s := fmt.Sprintf("%.0f", v)

@@ -62,6 +62,7 @@ func recordOf(m load.Measurement) record {
 	r["ops_per_s"] = round(m.RPS, 0)
 	r["p50_ms"], r["p90_ms"], r["p99_ms"], r["p999_ms"] = round(m.P50, 3), round(m.P90, 3), round(m.P99, 3), round(m.P999, 3)
 	r["cpu_ns_per_req"] = round(m.CPUPerReqNS, 0)
+	r["server_busy"] = round(busy(m), 3)
 	r["peak_rss_bytes"] = m.PeakRSS
 	r["requests"] = m.Requests
 	r["errors"] = m.Errors
@@ -90,6 +91,7 @@ func recordOf(m load.Measurement) record {
 		r["primitive_ns"] = round(m.BoundNS, 0)
 		r["bound_ops_per_s"] = round(b, 0)
 		r["bound_ratio"] = round(m.RPS/b, 3)
+		r["cpu_bound_ratio"] = round(cpuBoundRatio(m), 3)
 	}
 	if m.Error != "" {
 		r["error"] = m.Error

@@ -101,7 +101,11 @@ func (r *report) scaleSection(b *bytes.Buffer) {
 	ns := []int{1, 4, 16, 64}
 	fmt.Fprintf(b, "| endpoint | row | req/s per core | Redis ops/req |")
 	for _, n := range ns {
-		fmt.Fprintf(b, " %d instances: req/s · Redis |", n)
+		unit := "instances"
+		if n == 1 {
+			unit = "instance"
+		}
+		fmt.Fprintf(b, " %d %s: req/s · Redis |", n, unit)
 	}
 	fmt.Fprintf(b, " one Redis is enough up to |\n|---|---|--:|--:|")
 	for range ns {
