@@ -154,12 +154,47 @@ func (s *Server) Exited() (bool, error) {
 func (s *Server) Done() <-chan struct{} { return s.done }
 
 // CPUTime returns the process's user and system CPU time so far (all its
-// threads, /proc/PID/stat), with the 10 ms resolution of USER_HZ.
-func (s *Server) CPUTime() (time.Duration, error) { return ProcCPUTime(s.PID) }
+// threads, /proc/PID/stat), with the 10 ms resolution of USER_HZ. Once the
+// process has exited (a fault scenario's SIGTERM) it is its final
+// rusage.
+func (s *Server) CPUTime() (time.Duration, error) {
+	d, err := ProcCPUTime(s.PID)
+	if err == nil {
+		return d, nil
+	}
+	if ru := s.rusage(); ru != nil {
+		return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()), nil
+	}
+	return 0, err
+}
 
 // PeakRSS returns the process's peak resident set size in bytes (VmHWM of
-// /proc/PID/status).
-func (s *Server) PeakRSS() (int64, error) { return ProcPeakRSS(s.PID) }
+// /proc/PID/status; its final rusage's maxrss once it has exited).
+func (s *Server) PeakRSS() (int64, error) {
+	n, err := ProcPeakRSS(s.PID)
+	if err == nil {
+		return n, nil
+	}
+	if ru := s.rusage(); ru != nil {
+		return ru.Maxrss << 10, nil
+	}
+	return 0, err
+}
+
+// rusage returns the exited process's resource usage, waiting up to a
+// second for the exit to be collected; nil while it runs.
+func (s *Server) rusage() *syscall.Rusage {
+	select {
+	case <-s.done:
+	case <-time.After(time.Second):
+		return nil
+	}
+	if s.cmd.ProcessState == nil {
+		return nil
+	}
+	ru, _ := s.cmd.ProcessState.SysUsage().(*syscall.Rusage)
+	return ru
+}
 
 // Signal sends sig to the process.
 func (s *Server) Signal(sig os.Signal) error { return s.cmd.Process.Signal(sig) }
