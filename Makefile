@@ -63,7 +63,7 @@ wrk-deps:
 load: wrk-deps
 	cd bench && $(GO) run ./cmd/load --quick --out ../out/report --root ..
 
-## load-full: the HTTP lab's full run (5 rounds of 10 s per scenario).
+## load-full: the HTTP lab's full run (5 rounds of 5 s per scenario, about an hour).
 load-full: wrk-deps
 	cd bench && $(GO) run ./cmd/load --full --out ../out/report --root ..
 
