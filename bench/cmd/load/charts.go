@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -102,18 +103,31 @@ func (r *report) qpsChart(dir string) (chart, bool, error) {
 	if len(cats) == 0 {
 		return chart{}, false, nil
 	}
+	// Four series: signet and its peer (golang-jwt for JWT, go-paseto for
+	// PASETO: whichever was measured for the algorithm), issue and check.
 	var ss []series
 	for _, op := range []string{"issue", "check"} {
-		for _, lib := range r.studyLibs() {
-			s := series{label: op + " " + lib}
+		for _, peer := range []bool{false, true} {
+			var names []string
+			s := series{}
 			n := 0
 			for _, a := range cats {
 				v := 0.0
-				if m := r.find(op + "/" + a + "/" + lib); m != nil && m.Rounds > 0 {
-					v, n = m.RPS, n+1
+				for _, lib := range r.studyLibs() {
+					if (lib == "signet") == peer {
+						continue
+					}
+					if m := r.find(op + "/" + a + "/" + lib); m != nil && m.Rounds > 0 {
+						v, n = m.RPS, n+1
+						if !slices.Contains(names, lib) {
+							names = append(names, lib)
+						}
+						break
+					}
 				}
 				s.values = append(s.values, v)
 			}
+			s.label = op + " " + strings.Join(names, " / ")
 			if n > 0 {
 				ss = append(ss, s)
 			}
