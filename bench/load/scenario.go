@@ -68,13 +68,6 @@ func (e *Env) LoadSrv() string { return filepath.Join(e.Bin, "loadsrv") }
 // Signet returns the path of the signet CLI binary (cmd/signet).
 func (e *Env) Signet() string { return filepath.Join(e.Bin, "signet") }
 
-func (e *Env) log() io.Writer {
-	if e == nil || e.Log == nil {
-		return io.Discard
-	}
-	return e.Log
-}
-
 // defaultEnv is used when Options.Env is nil (tests).
 func defaultEnv() *Env {
 	return &Env{Tmp: os.TempDir(), Log: io.Discard, ServerCPUs: "0", WrkCPUs: "1"}

@@ -40,14 +40,13 @@ func main() {
 
 // config is a run's settings.
 type config struct {
-	mode          string // "quick" or "full"
-	out           string
-	root          string // the repository's root (cmd/signet is built there)
-	bin           string // prebuilt binaries ("" = build them)
-	only          string
-	list          bool
-	opt           load.Options
-	baselineEvery int
+	mode string // "quick" or "full"
+	out  string
+	root string // the repository's root (cmd/signet is built there)
+	bin  string // prebuilt binaries ("" = build them)
+	only string
+	list bool
+	opt  load.Options
 }
 
 func parse(args []string, stderr io.Writer) (config, error) {
