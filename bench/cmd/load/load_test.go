@@ -145,6 +145,9 @@ func TestReport(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "results.json"), []byte(old), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.WriteFile(filepath.Join(dir, "REPORT.md"), []byte("# signet lab report\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	cfg := config{mode: "quick", opt: load.Options{Rounds: 3, Duration: time.Second, Warmup: time.Second, BaselineEvery: 4}}
 	rep := newReport(cfg, synthetic(), time.Date(2026, 1, 2, 3, 4, 0, 0, time.UTC))
 	rep.redis = &redisCap{Ops: []redisOp{{Name: "GET", Description: "introspection's revocation check", RPS: 30000, PerCPUSec: 150000}, {Name: "EVAL revoke", RPS: 20000, PerCPUSec: 80000}}}
@@ -223,6 +226,15 @@ func TestReport(t *testing.T) {
 	}
 	if f := byName["check/HS256/golang-jwt"]; f["error"] != "round 1: setup: boom" || f["ops_per_s"] != nil {
 		t.Errorf("failed record: %v", f)
+	}
+
+	// The lab's REPORT.md, written before, links HTTP.md (once).
+	if err := rep.write(dir); err != nil {
+		t.Fatal(err)
+	}
+	lab, _ := os.ReadFile(filepath.Join(dir, "REPORT.md"))
+	if strings.Count(string(lab), "[HTTP.md](HTTP.md)") != 1 {
+		t.Errorf("REPORT.md:\n%s", lab)
 	}
 
 	// A run of some scenarios (--only) replaces only theirs.

@@ -2,7 +2,9 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -46,7 +48,39 @@ func (r *report) write(dir string) error {
 	}
 	var b bytes.Buffer
 	r.markdown(&b, charts)
-	return os.WriteFile(filepath.Join(dir, "HTTP.md"), b.Bytes(), 0o644)
+	if err := os.WriteFile(filepath.Join(dir, "HTTP.md"), b.Bytes(), 0o644); err != nil {
+		return err
+	}
+	return linkFromLabReport(dir)
+}
+
+// labLink is the line REPORT.md (the lab's, make report) links HTTP.md by.
+const labLink = "[HTTP.md](HTTP.md)"
+
+// linkFromLabReport appends a link to HTTP.md to the lab's REPORT.md in
+// dir when one exists without it (a make report run before the first make
+// load; later lab runs write the link themselves).
+func linkFromLabReport(dir string) error {
+	path := filepath.Join(dir, "REPORT.md")
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if bytes.Contains(data, []byte(labLink)) {
+		return nil
+	}
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(f, "\n**The HTTP lab** (`make load`): %s.\n", labLink)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 func (r *report) markdown(b *bytes.Buffer, charts []chart) {
