@@ -1,10 +1,14 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
+	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -151,6 +155,7 @@ func TestReport(t *testing.T) {
 	cfg := config{mode: "quick", opt: load.Options{Rounds: 3, Duration: time.Second, Warmup: time.Second, BaselineEvery: 4}}
 	rep := newReport(cfg, synthetic(), time.Date(2026, 1, 2, 3, 4, 0, 0, time.UTC))
 	rep.redis = &redisCap{Ops: []redisOp{{Name: "GET", Description: "introspection's revocation check", RPS: 30000, PerCPUSec: 150000}, {Name: "EVAL revoke", RPS: 20000, PerCPUSec: 80000}}}
+	rep.serveOps = &serveOps{N: 10, Phases: []serveOpsPhase{{Endpoint: "token (client_secret_basic)", Calls: map[string]float64{}}, {Endpoint: "introspect (active)", Calls: map[string]float64{"get": 1}}}}
 	if err := rep.write(dir); err != nil {
 		t.Fatal(err)
 	}
@@ -178,6 +183,8 @@ func TestReport(t *testing.T) {
 		"| issue/ES256/signet | 20,000 | 0.50 (hello) | 0.500 | 1.000 | 2.000 | 4.000 | – | 50.0 | 100% | 12.0 | 0 | 0 | 3 |",
 		"by CPU: (25.0 + 25.0) / 50.0 µs per request = 1.00, server busy 100%",
 		"| introspect (a token that verifies) | 1 |",
+		"| token (client_secret_basic) | none |",
+		"| introspect (active) | GET 1.00 |",
 		"| GET | introspection's revocation check",
 		"| issue handler (ES256, stand-in for token) | `issue/ES256/signet` | 20,000 | 0 |",
 		"charts/http-qps-by-alg.svg", "charts/http-study-beside.svg", "charts/http-latency.svg",
@@ -255,5 +262,63 @@ func TestReport(t *testing.T) {
 	}
 	if err := rep.write(dir); err == nil {
 		t.Error("a results.json of another shape: no error")
+	}
+}
+
+func TestParseCommandStats(t *testing.T) {
+	info := "# Commandstats\r\ncmdstat_get:calls=12,usec=34,usec_per_call=2.83,rejected_calls=0,failed_calls=0\r\ncmdstat_EVALSHA:calls=3,usec=9\r\n"
+	got, err := parseCommandStats(info)
+	if err != nil || got["get"] != 12 || got["evalsha"] != 3 || len(got) != 2 {
+		t.Errorf("parse: %v, %v", got, err)
+	}
+	for _, bad := range []string{"cmdstat_get\r\n", "cmdstat_get:calls=x\r\n", "cmdstat_get:calls=-1\r\n"} {
+		if _, err := parseCommandStats(bad); !errors.Is(err, signet.ErrMalformed) {
+			t.Errorf("%q: %v, want ErrMalformed", bad, err)
+		}
+	}
+	p := serveOpsPhase{Calls: map[string]float64{"get": 1, "evalsha": 1}}
+	if got := p.callsText(); got != "EVALSHA 1.00, GET 1.00" {
+		t.Errorf("callsText %q", got)
+	}
+}
+
+// commandStats against a real redis-server (the lab needs one for the
+// scale model): it counts what a client sent. Fails when redis-server is
+// missing (bash scripts/install-redis.sh).
+func TestCommandStatsRedis(t *testing.T) {
+	if _, err := exec.LookPath("redis-server"); err != nil {
+		t.Fatal("redis-server is not installed: bash scripts/install-redis.sh")
+	}
+	addr, err := load.FreeAddr()
+	if err != nil {
+		t.Fatal(err)
+	}
+	host, port, _ := net.SplitHostPort(addr)
+	srv, err := load.StartServer(context.Background(), load.ServerSpec{Name: "redis", CPUs: "-",
+		Argv: []string{"redis-server", "--bind", host, "--port", port, "--save", "", "--appendonly", "no"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Stop()
+	if err := waitTCP(context.Background(), addr, 10*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	r := bufio.NewReader(c)
+	for range 3 {
+		if _, err := io.WriteString(c, "*2\r\n$3\r\nGET\r\n$1\r\nk\r\n"); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := r.ReadString('\n'); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := commandStats(addr)
+	if err != nil || got["get"] != 3 {
+		t.Errorf("commandstats %v, %v; want get 3", got, err)
 	}
 }

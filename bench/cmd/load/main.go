@@ -154,6 +154,9 @@ func run(args []string, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "load: one Redis's capacity (redis-benchmark, %d requests per command)…\n", n)
 		c := measureRedis(ctx, env, n)
 		rep.redis = &c
+		fmt.Fprintf(stderr, "load: the Redis commands per request of signet serve (INFO commandstats, %d requests per endpoint)…\n", n/500)
+		ops := measureServeOps(ctx, env, n/500)
+		rep.serveOps = &ops
 	}
 	if err := rep.write(cfg.out); err != nil {
 		return err

@@ -21,6 +21,8 @@ type report struct {
 	started time.Time
 	env     envInfo
 	redis   *redisCap // one Redis's capacity, when measured
+	// serveOps is signet serve's Redis commands per request, when measured.
+	serveOps *serveOps
 }
 
 func newReport(cfg config, ms []load.Measurement, started time.Time) *report {

@@ -79,6 +79,17 @@ func (r *report) scaleSection(b *bytes.Buffer) {
 		fmt.Fprintf(b, "| %s | %g | %s |\n", e.endpoint, e.ops, e.path)
 	}
 	fmt.Fprintln(b)
+	switch o := r.serveOps; {
+	case o == nil:
+	case o.Err != "":
+		fmt.Fprintf(b, "Measured: not this run (%s).\n\n", mdEscape(o.Err))
+	default:
+		fmt.Fprintf(b, "Measured in this run: a `signet serve --redis` (ES256, client_secret_basic) on its own redis-server, %d requests per endpoint in turn, Redis's `INFO commandstats` read before and after each. commandstats counts the commands a script runs too: a revocation is one round trip (EVALSHA), whose GET and SET run inside Redis; the EVAL is go-redis loading the script on its first call.\n\n| endpoint | Redis commands per request |\n|---|---|\n", o.N)
+		for _, p := range o.Phases {
+			fmt.Fprintf(b, "| %s | %s |\n", p.Endpoint, p.callsText())
+		}
+		fmt.Fprintln(b)
+	}
 	fmt.Fprintf(b, "### One Redis on one core, this machine\n\n")
 	switch {
 	case r.redis == nil:
