@@ -140,3 +140,16 @@ func FuzzParseWrkOutput(f *testing.F) {
 		}
 	})
 }
+
+func TestWrkDurationArg(t *testing.T) {
+	for d, want := range map[time.Duration]string{0: "1s", 50 * time.Millisecond: "1s", time.Second: "1s", 1200 * time.Millisecond: "2s", 10 * time.Second: "10s"} {
+		if got := durationArg(d); got != want {
+			t.Errorf("durationArg(%v) = %s, want %s", d, got, want)
+		}
+	}
+	argv := WrkSpec{URL: "http://127.0.0.1:1/x", Duration: 3 * time.Second, CPUs: "-", Args: []string{"a=b"}}.Command("/s.lua")
+	want := []string{"wrk", "-t", "1", "-c", "10", "-d", "3s", "--timeout", "2s", "--latency", "-s", "/s.lua", "http://127.0.0.1:1/x", "--", "a=b"}
+	if strings.Join(argv, " ") != strings.Join(want, " ") {
+		t.Errorf("Command = %v, want %v", argv, want)
+	}
+}

@@ -100,6 +100,32 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
+// planned is a run's expected length: warm-up, measurement (wrk's whole
+// seconds) and 300 ms of set-up.
+func (o Options) planned(s Scenario) time.Duration {
+	d := wrkTime(o.durationOf(s)) + 300*time.Millisecond
+	if !s.NoWarmup && o.Warmup > 0 {
+		d += wrkTime(o.Warmup)
+	}
+	return d
+}
+
+// Estimate returns how long Run would take for scenarios: the sum of
+// every run's warm-up, measurement and set-up (300 ms), the figure the
+// ETA starts from.
+func Estimate(scenarios []Scenario, opt Options) (time.Duration, error) {
+	o := opt.withDefaults()
+	steps, err := plan(scenarios, o)
+	if err != nil {
+		return 0, err
+	}
+	var total time.Duration
+	for _, st := range steps {
+		total += o.planned(scenarios[st.sc])
+	}
+	return total, nil
+}
+
 func (o Options) roundsOf(s Scenario) int {
 	if s.Rounds > 0 {
 		return s.Rounds
@@ -207,11 +233,7 @@ func Run(ctx context.Context, scenarios []Scenario, opt Options) ([]Measurement,
 	planned := make([]time.Duration, len(steps))
 	var total time.Duration
 	for i, st := range steps {
-		s := scenarios[st.sc]
-		planned[i] = o.durationOf(s) + 300*time.Millisecond
-		if !s.NoWarmup && o.Warmup > 0 {
-			planned[i] += o.Warmup
-		}
+		planned[i] = o.planned(scenarios[st.sc])
 		total += planned[i]
 	}
 	start := o.clock()

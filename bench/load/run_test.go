@@ -91,6 +91,10 @@ func TestRunInterleavesAndTakesMedians(t *testing.T) {
 	if setups["hello"] != 6 || setups["a"] != 3 {
 		t.Errorf("setups %v: one per run", setups)
 	}
+	// 24 runs of 1 s after a warm-up (wrk's whole seconds: 1 s) and 300 ms of set-up.
+	if est, err := Estimate(scs, opt); err != nil || est != 24*2300*time.Millisecond {
+		t.Errorf("Estimate = %v, %v; want %v", est, err, 24*2300*time.Millisecond)
+	}
 	plan, err := Plan(scs, opt)
 	if err != nil || len(plan) != len(want) || plan[0] != "hello@1" || plan[len(plan)-1] != "p1@3" {
 		t.Errorf("Plan = %v, %v", plan, err)

@@ -100,8 +100,13 @@ func (s WrkSpec) withDefaults() WrkSpec {
 // durationArg formats d for wrk, which takes whole seconds only ("2s"):
 // d is rounded up, to 1 s at least.
 func durationArg(d time.Duration) string {
-	sec := int64((d + time.Second - 1) / time.Second)
-	return strconv.FormatInt(max(sec, 1), 10) + "s"
+	return strconv.FormatInt(int64(wrkTime(d)/time.Second), 10) + "s"
+}
+
+// wrkTime is how long wrk runs when asked for d: whole seconds, rounded
+// up, 1 s at least.
+func wrkTime(d time.Duration) time.Duration {
+	return max((d+time.Second-1).Truncate(time.Second), time.Second)
 }
 
 // ComposeScript returns the Lua that RunWrk hands to wrk for script (a

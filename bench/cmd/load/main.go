@@ -178,11 +178,11 @@ func list(w io.Writer, scs []load.Scenario, cfg config) error {
 	for _, s := range scs {
 		fmt.Fprintf(w, "%-12s %-40s %s\n", s.Group, s.Name, s.Baseline)
 	}
-	per := cfg.opt.Duration + 300*time.Millisecond
-	if cfg.opt.Warmup > 0 {
-		per += cfg.opt.Warmup
+	est, err := load.Estimate(scs, cfg.opt)
+	if err != nil {
+		return err
 	}
-	fmt.Fprintf(w, "\n%d runs in the %s run (about %v):", len(steps), cfg.mode, (time.Duration(len(steps)) * per).Round(time.Second))
+	fmt.Fprintf(w, "\n%d runs in the %s run (about %v, and the driver's builds and measurements of primitives and Redis):", len(steps), cfg.mode, est.Round(time.Second))
 	for i, s := range steps {
 		if i%6 == 0 {
 			fmt.Fprint(w, "\n ")
