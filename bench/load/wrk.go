@@ -106,7 +106,7 @@ func durationArg(d time.Duration) string {
 // wrkTime is how long wrk runs when asked for d: whole seconds, rounded
 // up, 1 s at least.
 func wrkTime(d time.Duration) time.Duration {
-	return max((d+time.Second-1).Truncate(time.Second), time.Second)
+	return max((d + time.Second - 1).Truncate(time.Second), time.Second)
 }
 
 // ComposeScript returns the Lua that RunWrk hands to wrk for script (a
