@@ -97,8 +97,9 @@ type Measurement struct {
 	Error     string         // why the scenario failed ("" when it did not)
 }
 
-// Hello is the baseline scenario: loadsrv's /hello, the handler that
-// writes "hello" and nothing else (the study's baseline).
+// Hello is the GET baseline: loadsrv's /hello, a handler that writes a
+// fixed short body and does nothing else (the rows that GET, such as the
+// bearer middleware's, are measured against it).
 func Hello() Scenario {
 	return Scenario{
 		Group:  "baseline",
