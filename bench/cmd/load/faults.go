@@ -23,14 +23,15 @@ func (r *report) faultsSection(b *bytes.Buffer) {
 		return
 	}
 	fmt.Fprintf(b, "Each runs once under load (loopback only, bounded). The statuses are those of the main wrk run; the checks and figures are what the scenario saw and judged (results.json suite `http-faults`).\n\n")
-	fmt.Fprintf(b, "| fault | verdict | req/s | requests | statuses | checks | figures |\n|---|---|--:|--:|---|---|---|\n")
-	var notes []string
+	fmt.Fprintf(b, "| fault | verdict | req/s | requests | statuses | failed verifications | revoked reported active | other 5xx | recovery ms |\n|---|---|--:|--:|---|--:|--:|--:|--:|\n")
+	var details bytes.Buffer
 	for _, m := range r.ms {
 		if m.Suite != "http-faults" {
 			continue
 		}
 		if m.Rounds == 0 {
-			fmt.Fprintf(b, "| %s | **FAIL**: did not run | | | | %s | |\n", m.Scenario, mdEscape(m.Error))
+			fmt.Fprintf(b, "| %s | **FAIL**: did not run | | | | | | | |\n", m.Scenario)
+			fmt.Fprintf(&details, "**%s**: %s\n\n", m.Scenario, mdEscape(m.Error))
 			continue
 		}
 		var codes []int
@@ -42,25 +43,50 @@ func (r *report) faultsSection(b *bytes.Buffer) {
 		for _, c := range codes {
 			st = append(st, fmt.Sprintf("%d: %d", c, m.Statuses[c]))
 		}
-		verdict, checks, figures, ns := faultDetails(m.Extra)
+		verdict, checks, figures, notes := faultDetails(m.Extra)
 		if m.Error != "" {
 			verdict = "**FAIL**"
 			checks = append(checks, "error: "+m.Error)
 		}
-		for _, n := range ns {
-			notes = append(notes, m.Scenario+": "+n)
+		cell := func(k string) string {
+			if v, ok := m.Extra[k]; ok {
+				if x, ok := number(v); ok && x < 0 {
+					return "–"
+				}
+				return fmtValue(v)
+			}
+			return "–"
 		}
-		fmt.Fprintf(b, "| %s | %s | %s | %d | %s | %s | %s |\n", m.Scenario, verdict, fmtRPS(m.RPS), m.Requests, strings.Join(st, ", "),
-			mdEscape(strings.Join(checks, "; ")), mdEscape(strings.Join(figures, "; ")))
+		fmt.Fprintf(b, "| %s | %s | %s | %d | %s | %s | %s | %s | %s |\n", m.Scenario, verdict, fmtRPS(m.RPS), m.Requests, strings.Join(st, ", "),
+			cell("failed_verifications"), cell("revoked_active"), firstCell(m.Extra, "other_5xx", "unexpected_5xx"), cell("recovery_ms"))
+		fmt.Fprintf(&details, "**%s** (%s)\n\n", m.Scenario, verdict)
+		for _, c := range checks {
+			fmt.Fprintf(&details, "- %s\n", mdLine(c))
+		}
+		for _, n := range notes {
+			fmt.Fprintf(&details, "- %s\n", mdLine(n))
+		}
+		if len(figures) > 0 {
+			fmt.Fprintf(&details, "- figures: %s\n", mdLine(strings.Join(figures, "; ")))
+		}
+		fmt.Fprintln(&details)
 	}
 	fmt.Fprintln(b)
-	for _, n := range notes {
-		fmt.Fprintf(b, "- %s\n", mdEscape(n))
-	}
-	if len(notes) > 0 {
-		fmt.Fprintln(b)
-	}
+	b.Write(details.Bytes())
 }
+
+// firstCell is the first of keys extra holds, formatted, or "–".
+func firstCell(extra map[string]any, keys ...string) string {
+	for _, k := range keys {
+		if v, ok := extra[k]; ok {
+			return fmtValue(v)
+		}
+	}
+	return "–"
+}
+
+// mdLine is s on one line for a Markdown list (no length limit).
+func mdLine(s string) string { return strings.ReplaceAll(s, "\n", " ") }
 
 // faultDetails reads a fault scenario's Check values: "pass" (the
 // verdict), "checks" (target, pass, got), "notes", and the other scalar
