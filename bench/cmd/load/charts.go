@@ -213,7 +213,9 @@ func (r *report) studyChart(dir string) (chart, bool, error) {
 	}
 	ss := []series{study}
 	for _, lib := range order {
-		ss = append(ss, *ours[lib])
+		if slices.ContainsFunc(ours[lib].values, func(v float64) bool { return v > 0 }) {
+			ss = append(ss, *ours[lib])
+		}
 	}
 	if len(ss) < 2 {
 		return chart{}, false, nil
@@ -271,7 +273,8 @@ func (r *report) latencyChart(dir string) (chart, bool, error) {
 		p.Add(line, points)
 		p.Legend.Add(n, line, points)
 	}
-	p.Legend.Top, p.Legend.Left = true, true
+	// Latencies grow to the right: the bottom right is free for the legend.
+	p.Legend.Top, p.Legend.Left = false, false
 	p.NominalX("P50", "P90", "P99", "P99.9")
 	return save(dir, p, "http-latency", p.Title.Text, 7*vg.Inch, 4.5*vg.Inch)
 }

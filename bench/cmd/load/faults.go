@@ -19,7 +19,7 @@ func (r *report) faultsSection(b *bytes.Buffer) {
 		}
 	}
 	if rows == 0 {
-		fmt.Fprintf(b, "No fault scenario ran (`--only faults` runs them alone).\n\n")
+		fmt.Fprintf(b, "No fault scenario in this run (`--only faults` runs them alone).\n\n")
 		return
 	}
 	fmt.Fprintf(b, "Each runs once under load (loopback only, bounded). The statuses are those of the main wrk run; the checks and figures are what the scenario saw and judged (results.json suite `http-faults`).\n\n")
