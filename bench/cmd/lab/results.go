@@ -132,7 +132,7 @@ func (r *report) writeResults(path string) error {
 		all = append(all, rec)
 	}
 	// The HTTP lab's records (cmd/load, make load) are kept.
-	kept, err := keptSuites(path, "http", "http-faults")
+	kept, err := keptSuites(path, "http", "http-faults", "http-scale")
 	if err != nil {
 		return err
 	}

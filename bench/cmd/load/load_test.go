@@ -216,7 +216,7 @@ func TestReport(t *testing.T) {
 			byName[n] = r
 		}
 	}
-	if want := []string{"lab", "xlang", "http", "http", "http", "http", "http", "http", "http-faults"}; !slices.Equal(suites, want) {
+	if want := []string{"lab", "xlang", "http-scale", "http", "http", "http", "http", "http", "http", "http-faults", "http-scale", "http-scale", "http-scale", "http-scale"}; !slices.Equal(suites, want) {
 		t.Errorf("suites %v, want %v (the stale http record replaced, the others kept)", suites, want)
 	}
 	hs := byName["issue/HS256/signet"]
@@ -252,8 +252,23 @@ func TestReport(t *testing.T) {
 	}
 	data, _ = os.ReadFile(filepath.Join(dir, "results.json"))
 	recs = nil
-	if err := json.Unmarshal(data, &recs); err != nil || len(recs) != 9 {
-		t.Errorf("after --only hello: %d records, %v; want 9", len(recs), err)
+	if err := json.Unmarshal(data, &recs); err != nil || len(recs) != 14 {
+		t.Errorf("after --only hello: %d records, %v; want 14", len(recs), err)
+	}
+
+	// --from writes the same HTTP.md again from results.json (the scale
+	// measurements and the run's settings included).
+	out := t.TempDir()
+	var log strings.Builder
+	if err := run([]string{"--from", filepath.Join(dir, "results.json"), "--out", out}, &log); err != nil {
+		t.Fatal(err)
+	}
+	again, err := os.ReadFile(filepath.Join(out, "HTTP.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(again) != string(md) {
+		t.Errorf("--from differs from the run's HTTP.md:\n%s\n----\n%s", again, md)
 	}
 
 	// A results.json that is not an array is not overwritten.

@@ -9,6 +9,7 @@
 //	go run ./cmd/load --full                  (make load-full)
 //	go run ./cmd/load --list                  the scenarios and the run order
 //	go run ./cmd/load --quick --only study    one group (or one scenario, or a glob of names)
+//	go run ./cmd/load --from ../docs/results/results.json --out /tmp/r   HTTP.md again from a run's records
 //
 // Servers run on CPU 0 with GOMAXPROCS=1 unless a scenario says otherwise,
 // wrk on CPU 1 (taskset). Progress and an ETA go to stderr.
@@ -46,6 +47,7 @@ type config struct {
 	bin  string // prebuilt binaries ("" = build them)
 	only string
 	list bool
+	from string // re-render HTTP.md from this results.json
 	opt  load.Options
 }
 
@@ -59,6 +61,7 @@ func parse(args []string, stderr io.Writer) (config, error) {
 	bin := fs.String("bin", "", "`directory` of prebuilt signet and loadsrv binaries (default: build them into a temporary directory)")
 	only := fs.String("only", "", "run one group, or the scenarios whose name matches (a name, a name prefix before /, or a glob such as 'issue/*/signet'); their baselines come along")
 	list := fs.Bool("list", false, "list the scenarios and the order of the runs, and exit")
+	from := fs.String("from", "", "write HTTP.md and the charts again from a results.json `file` of an earlier run (its http suites), running nothing")
 	rounds := fs.Int("rounds", 0, "rounds (overrides the mode's)")
 	duration := fs.Duration("duration", 0, "measured wrk run per scenario and round, whole seconds (overrides the mode's)")
 	warmup := fs.Duration("warmup", 0, "warm-up per run, whole seconds; -1s for none (overrides the mode's)")
@@ -72,7 +75,7 @@ func parse(args []string, stderr io.Writer) (config, error) {
 	if *quick && *full {
 		return config{}, errors.New("--quick and --full together")
 	}
-	cfg := config{mode: "quick", out: *out, root: *root, bin: *bin, only: *only, list: *list,
+	cfg := config{mode: "quick", out: *out, root: *root, bin: *bin, only: *only, list: *list, from: *from,
 		opt: load.Options{Rounds: 3, Warmup: time.Second, Duration: time.Second}}
 	if *full {
 		cfg.mode = "full"
@@ -98,6 +101,9 @@ func run(args []string, stderr io.Writer) error {
 	cfg, err := parse(args, stderr)
 	if err != nil {
 		return err
+	}
+	if cfg.from != "" {
+		return rerender(cfg, stderr)
 	}
 	scs, err := selectScenarios(scenarios(cfg.mode == "quick"), cfg.only)
 	if err != nil {
@@ -190,5 +196,22 @@ func list(w io.Writer, scs []load.Scenario, cfg config) error {
 		fmt.Fprint(w, " ", s)
 	}
 	fmt.Fprintln(w)
+	return nil
+}
+
+// rerender writes HTTP.md and the charts into --out from the records of
+// --from (results.json is left alone).
+func rerender(cfg config, stderr io.Writer) error {
+	rep, err := readRecords(cfg.from, &cfg)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(cfg.out, 0o755); err != nil {
+		return err
+	}
+	if err := rep.writeMarkdown(cfg.out); err != nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "load: wrote %s from %s (%d scenarios)\n", filepath.Join(cfg.out, "HTTP.md"), cfg.from, len(rep.ms))
 	return nil
 }

@@ -41,9 +41,15 @@ func (r *report) find(name string) *load.Measurement {
 
 // write writes results.json (merged), the charts and HTTP.md into dir.
 func (r *report) write(dir string) error {
-	if err := mergeResults(filepath.Join(dir, "results.json"), r.ms, r.cfg.only != ""); err != nil {
+	if err := mergeResults(filepath.Join(dir, "results.json"), r.records(), r.cfg.only != ""); err != nil {
 		return err
 	}
+	return r.writeMarkdown(dir)
+}
+
+// writeMarkdown writes the charts and HTTP.md into dir, and links HTTP.md
+// from the lab's REPORT.md there.
+func (r *report) writeMarkdown(dir string) error {
 	charts, err := r.writeCharts(dir)
 	if err != nil {
 		return err

@@ -116,10 +116,11 @@ func round(v float64, digits int) float64 {
 const maxResults = 64 << 20
 
 // mergeResults writes results.json: the records already there except
-// those this run replaces, then this run's. A full run (only == false)
-// replaces its suites whole; a run of some scenarios (--only) replaces
-// the records of those scenarios only.
-func mergeResults(path string, ms []load.Measurement, only bool) error {
+// those this run replaces, then this run's (recs, each with its "suite"
+// and, for a scenario, "scenario"). A full run (only == false) replaces
+// its suites whole; a run of some scenarios (--only) replaces the records
+// of those scenarios only.
+func mergeResults(path string, recs []record, only bool) error {
 	var kept []json.RawMessage
 	data, err := os.ReadFile(path)
 	switch {
@@ -134,9 +135,11 @@ func mergeResults(path string, ms []load.Measurement, only bool) error {
 			return fmt.Errorf("%s: not a JSON array of records (%v): move it away or fix it", path, err)
 		}
 		suites, names := map[string]bool{}, map[string]bool{}
-		for _, m := range ms {
-			suites[m.Suite] = true
-			names[m.Suite+"\x00"+m.Scenario] = true
+		for _, r := range recs {
+			suite, _ := r["suite"].(string)
+			name, _ := r["scenario"].(string)
+			suites[suite] = true
+			names[suite+"\x00"+name] = true
 		}
 		for _, raw := range old {
 			var head struct{ Suite, Scenario string }
@@ -150,8 +153,8 @@ func mergeResults(path string, ms []load.Measurement, only bool) error {
 		}
 	}
 	all := slices.Clone(kept)
-	for _, m := range ms {
-		b, err := json.Marshal(recordOf(m))
+	for _, r := range recs {
+		b, err := json.Marshal(r)
 		if err != nil {
 			return err
 		}
@@ -162,4 +165,51 @@ func mergeResults(path string, ms []load.Measurement, only bool) error {
 		return err
 	}
 	return os.WriteFile(path, append(out, '\n'), 0o644)
+}
+
+// scaleSuite is the suite of the scale model's measurements: one Redis's
+// capacity (op "redis-capacity", one record per command) and signet
+// serve's Redis commands per request (op "redis-commands", one per
+// endpoint).
+const scaleSuite = "http-scale"
+
+// scaleRecords are the scale measurements as records (none when they did
+// not run).
+func (r *report) scaleRecords() []record {
+	var out []record
+	if c := r.redis; c != nil {
+		if c.Err != "" {
+			out = append(out, record{"suite": scaleSuite, "op": "redis-capacity", "error": c.Err})
+		}
+		for _, op := range c.Ops {
+			out = append(out, record{"suite": scaleSuite, "op": "redis-capacity", "command": op.Name, "description": op.Description,
+				"ops_per_s": round(op.RPS, 0), "ops_per_cpu_s": round(op.PerCPUSec, 0)})
+		}
+	}
+	if o := r.serveOps; o != nil {
+		if o.Err != "" {
+			out = append(out, record{"suite": scaleSuite, "op": "redis-commands", "error": o.Err})
+		}
+		for _, p := range o.Phases {
+			calls := map[string]float64{}
+			for k, v := range p.Calls {
+				calls[k] = round(v, 3)
+			}
+			out = append(out, record{"suite": scaleSuite, "op": "redis-commands", "endpoint": p.Endpoint, "requests": o.N, "calls_per_request": calls})
+		}
+	}
+	return out
+}
+
+// records are the run's records: one per measurement, then the scale
+// model's.
+func (r *report) records() []record {
+	var out []record
+	if r.cfg.only == "" {
+		out = append(out, r.runRecord())
+	}
+	for _, m := range r.ms {
+		out = append(out, recordOf(m))
+	}
+	return append(out, r.scaleRecords()...)
 }
