@@ -29,6 +29,14 @@ func newReport(cfg config, ms []load.Measurement, started time.Time) *report {
 	return &report{cfg: cfg, ms: ms, started: started, env: environment()}
 }
 
+// when is the run's start, as HTTP.md gives it.
+func (r *report) when() string {
+	if r.started.IsZero() {
+		return "start not recorded"
+	}
+	return r.started.UTC().Format("2006-01-02 15:04 UTC")
+}
+
 // find returns the measurement of a scenario, or nil.
 func (r *report) find(name string) *load.Measurement {
 	for i := range r.ms {
@@ -95,7 +103,7 @@ func (r *report) markdown(b *bytes.Buffer, charts []chart) {
 	fmt.Fprintf(b, "# The HTTP lab\n\n")
 	fmt.Fprintf(b, "signet's token handlers, `signet serve` and `signet guard` under `wrk`, beside a `/hello` baseline measured in the same rounds; then faults under load. `make load` (quick) or `make load-full`; the records are the suites `http` and `http-faults` of results.json.\n\n")
 	fmt.Fprintf(b, "Run: %s, %s, %d rounds of %v measured after %v of warm-up per run (servers started afresh for every run), a baseline run before every %d scenarios of a round; %s.\n\n",
-		r.cfg.mode, r.started.UTC().Format("2006-01-02 15:04 UTC"), r.cfg.opt.Rounds, r.cfg.opt.Duration, r.cfg.opt.Warmup, max(r.cfg.opt.BaselineEvery, 1), r.env.String())
+		r.cfg.mode, r.when(), r.cfg.opt.Rounds, r.cfg.opt.Duration, r.cfg.opt.Warmup, max(r.cfg.opt.BaselineEvery, 1), r.env.String())
 	fmt.Fprintf(b, "Setup: the server on CPU 0 with GOMAXPROCS=1 (unless a row says otherwise), wrk (Debian %s) on CPU 1, `-t1 -c10 --latency` (the study's -c10), 127.0.0.1. Figures are medians over the rounds; \"× base\" is the median of the per-round ratios to the baseline run just before; CPU is the server's utime+stime per request (/proc, all its processes the row names), \"server busy\" that CPU over the run's time (one core is 100%%: well below it, wrk or the machine limited the run, and its requests/s understate the server); RSS is the peak (VmHWM).\n\n", r.env.Wrk)
 	r.targetsSection(b)
 	r.groupTables(b)
