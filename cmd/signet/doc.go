@@ -15,7 +15,7 @@
 //	signet httpsig sign --key F --label L --components '"@method" "@path" …' [--keyid K] [--created now|UNIX] [--expires UNIX] [--nonce N] [--tag T] [--digest sha-256|sha-512]
 //	signet httpsig verify (--key F | --jwks F) [--label L] [--tag T] [--require '"content-digest" …'] [--insecure-skip-default-coverage] [--max-age D] [--no-created] [--unsigned-body] [--now UNIX]
 //	signet httpsig base [--label L]
-//	signet bench [--quick|--full] [--out DIR] [--lab DIR]
+//	signet bench [--http] [--quick|--full] [--out DIR] [--lab DIR]
 //	signet serve --clients F [--addr 127.0.0.1:8080] [--issuer URL] [--data DIR | --redis URL] [--kek-file F] [--alg ES256] [--format jwt|paseto] [--rotate 168h] [--tls-cert F --tls-key F] [--admin-addr ADDR] [--trusted-proxy CIDR]...
 //	signet serve --dev
 //	signet guard --upstream URL (--jwks-url URL | --key F | --jwks F) [--addr 127.0.0.1:8081] [--iss S] [--aud S]... [--any-aud] [--scope S]... [--claims-header NAME] [--admin-addr ADDR] [--alg ALG]... [--access-token] [--forward-token] [--leeway D] [--cache N] [--jwks-max-stale 24h]
