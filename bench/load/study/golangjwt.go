@@ -25,13 +25,13 @@ type golangJWTClaims struct {
 // it) and WithExpirationRequired (signet requires exp by default: both
 // then check the same things).
 type golangJWT struct {
-	alg       string
-	method    gjwt.SigningMethod
-	signKey   any
-	keyfunc   gjwt.Keyfunc
-	parser    *gjwt.Parser
-	perms     []string
-	kid       string
+	alg     string
+	method  gjwt.SigningMethod
+	signKey any
+	keyfunc gjwt.Keyfunc
+	parser  *gjwt.Parser
+	perms   []string
+	kid     string
 }
 
 func newGolangJWT(alg string, perms []string, k *Keys) (*golangJWT, error) {
