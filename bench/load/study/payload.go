@@ -1,9 +1,6 @@
 package study
 
-import (
-	"fmt"
-	"slices"
-)
+import "fmt"
 
 // Sizes are the payload classes, after the study's payload sizes: "small"
 // is the study's claims (user_id, username, exp, iat: 66 bytes of JSON in
@@ -45,6 +42,3 @@ type Identity struct {
 	UserID   uint   `json:"user_id"`
 	Username string `json:"username"`
 }
-
-// validSize reports whether size is a payload class.
-func validSize(size string) bool { return slices.Contains(Sizes, size) }
