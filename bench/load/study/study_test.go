@@ -377,3 +377,40 @@ func TestBodyNotRead(t *testing.T) {
 	h.ServeHTTP(w, r)
 	issued(t, w)
 }
+
+// TestConcurrent: one Tokens serves concurrent requests, as under wrk's
+// ten connections (run with -race).
+func TestConcurrent(t *testing.T) {
+	for _, alg := range []string{"HS256", "ES256", "v4.local", "v4.public"} {
+		for _, lib := range Libs(alg) {
+			h := Handler(mustNew(t, lib, alg, "small"))
+			var wg sync.WaitGroup
+			errs := make(chan string, 8)
+			for range 8 {
+				wg.Go(func() {
+					for range 20 {
+						w := serve(h, "/issue", "")
+						if w.Code != http.StatusOK {
+							errs <- "issue: " + w.Body.String()
+							return
+						}
+						var m map[string]string
+						if err := json.Unmarshal(w.Body.Bytes(), &m); err != nil {
+							errs <- err.Error()
+							return
+						}
+						if w := serve(h, "/check", "Bearer "+m["token"]); w.Code != http.StatusOK {
+							errs <- "check: " + w.Body.String()
+							return
+						}
+					}
+				})
+			}
+			wg.Wait()
+			close(errs)
+			for e := range errs {
+				t.Errorf("%s %s: %s", lib, alg, e)
+			}
+		}
+	}
+}
