@@ -212,6 +212,10 @@ func studyTarget(ctx context.Context, env *Env, name string, rt studyRuntime, ar
 	}}, nil
 }
 
+// boundRuns is how many times MeasureBounds measures a primitive (it
+// keeps the fastest).
+const boundRuns = 3
+
 // primitiveLabel is the "primitive" label: the floor MeasureBounds
 // measures, "<alg> <op> <payload>".
 func primitiveLabel(alg, op, size string) string { return alg + " " + op + " " + size }
@@ -220,14 +224,15 @@ func primitiveLabel(alg, op, size string) string { return alg + " " + op + " " +
 // without a BoundNS yet) to the primitive's cost per request: the raw
 // signature (op "issue") or verification (op "check") of the algorithm
 // on the bytes of signet's token of that payload class (study.Floor),
-// measured in this process with testing.Benchmark at GOMAXPROCS=1, one
-// second per primitive, each measured once. The bound of a scenario is
+// measured in this process with testing.Benchmark at GOMAXPROCS=1: three
+// runs of one second, the fastest kept (a shared machine only adds to a
+// cost), each primitive measured once for all the scenarios naming it. The bound of a scenario is
 // then Bound(its baseline's CPU per request, BoundNS): what one core
 // could serve if a request cost /hello plus the primitive and nothing
 // else. It logs each cost to log (may be nil). Call it once the list is
-// composed, before Run; it takes about a second per distinct primitive
-// (8 in the quick list, 22 in the full one), with the machine otherwise
-// idle.
+// composed, before Run; it takes about three seconds per distinct
+// primitive (8 in the quick list: 25 s; 22 in the full one: 70 s), with
+// the machine otherwise idle.
 func MeasureBounds(scenarios []Scenario, log io.Writer) error {
 	if log == nil {
 		log = io.Discard
@@ -274,5 +279,5 @@ func primitiveCost(label string, keys *study.Keys) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	return study.Cost(fn)
+	return study.Cost(fn, boundRuns)
 }

@@ -11,7 +11,7 @@ func scenarios(quick bool) []load.Scenario {
 	s := []load.Scenario{load.Hello()}
 
 	// The study's shape (h17-study). Their bounds: load.MeasureBounds(scs, log)
-	// once the list is selected, before load.Run (about 1 s per primitive).
+	// once the list is selected, before load.Run (about 3 s per primitive).
 	s = append(s, load.StudyScenarios(quick)...)
 
 	// signet serve, signet guard, the middleware (h17-real): s = append(s, load.RealScenarios(quick)...)

@@ -356,14 +356,17 @@ func TestFloors(t *testing.T) {
 // TestCost: Cost reports a broken floor as an error and measures a
 // working one (the figure itself is timing, not checked).
 func TestCost(t *testing.T) {
-	if _, err := Cost(func() { must(false) }); err == nil {
+	if _, err := Cost(func() { must(false) }, 1); err == nil {
 		t.Error("Cost: a failing floor measured")
 	}
 	f, err := NewFloor("HS256", "small", keys(t))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ns, err := Cost(f.Verify); err != nil || ns <= 0 {
+	if _, err := Cost(f.Verify, 0); err == nil {
+		t.Error("Cost: 0 runs measured")
+	}
+	if ns, err := Cost(f.Verify, 1); err != nil || ns <= 0 {
 		t.Errorf("Cost: %v %v", ns, err)
 	}
 }
