@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -76,6 +77,14 @@ func barChart(title, ylabel string, cats []string, ss []series, hline float64, h
 		p.Add(l)
 		p.Legend.Add(hlabel, l)
 	}
+	top := hline
+	for _, s := range ss {
+		for _, v := range s.values {
+			top = max(top, v)
+		}
+	}
+	// Room above the bars for the legend (one line per series).
+	p.Y.Min, p.Y.Max = 0, top*(1.15+0.09*float64(len(ss)+1))
 	p.Legend.Top = true
 	p.NominalX(cats...)
 	return p, nil
@@ -110,15 +119,26 @@ func (r *report) qpsChart(dir string) (chart, bool, error) {
 			}
 		}
 	}
-	hello := 0.0
-	if m := r.find("hello"); m != nil {
-		hello = m.RPS
-	}
+	hello := r.helloRPS()
 	p, err := barChart("requests/s by algorithm: a token issued or checked per request (one core)", "requests/s", cats, ss, hello, "/hello")
 	if err != nil {
 		return chart{}, false, err
 	}
 	return save(dir, p, "http-qps-by-alg", p.Title.Text, vg.Points(float64(200+90*len(cats))), 4.5*vg.Inch)
+}
+
+// studyBaseline is the study rows' baseline: /hello POSTed the study's
+// body (load.StudyHello); "hello" (a GET) stands in when it was not run.
+const studyBaseline = "hello/post"
+
+// helloRPS is the requests/s of the study rows' baseline.
+func (r *report) helloRPS() float64 {
+	for _, n := range []string{studyBaseline, "hello"} {
+		if v := r.rps(n); v > 0 {
+			return v
+		}
+	}
+	return 0
 }
 
 // measuredAlg reports whether any study row of alg was measured.
@@ -184,10 +204,7 @@ func (r *report) studyChart(dir string) (chart, bool, error) {
 	if len(ss) < 2 {
 		return chart{}, false, nil
 	}
-	hello := 0.0
-	if m := r.find("hello"); m != nil {
-		hello = m.RPS
-	}
+	hello := r.helloRPS()
 	p, err := barChart("issue endpoint, requests/s: the study's figures beside this run", "requests/s", cats, ss, hello, "/hello, this machine")
 	if err != nil {
 		return chart{}, false, err
@@ -198,7 +215,7 @@ func (r *report) studyChart(dir string) (chart, bool, error) {
 // latencyRows picks the rows of the latency chart: hello, then the
 // headline rows measured, at most eight.
 func (r *report) latencyRows() []string {
-	want := []string{"hello", "issue/HS256/signet", "check/HS256/signet", "issue/ES256/signet", "check/ES256/signet",
+	want := []string{studyBaseline, "hello", "issue/HS256/signet", "check/HS256/signet", "issue/ES256/signet", "check/ES256/signet",
 		"issue/HS256/golang-jwt", "token/ES256/signet-serve", "introspect/ES256/signet-serve", "proxy", "guard-nocache/ES256/signet-guard", "guard-cache/ES256/signet-guard"}
 	var out []string
 	for _, n := range want {
@@ -219,7 +236,7 @@ func (r *report) latencyChart(dir string) (chart, bool, error) {
 	p.Title.Text = "latency percentiles under wrk -c10 (ms, log scale)"
 	p.Y.Label.Text = "ms"
 	p.Y.Scale = plot.LogScale{}
-	p.Y.Tick.Marker = plot.LogTicks{}
+	p.Y.Tick.Marker = plot.TickerFunc(logTicks125)
 	for i, n := range rows {
 		m := r.find(n)
 		var pts plotter.XYs
@@ -253,4 +270,17 @@ func save(dir string, p *plot.Plot, base, title string, w, h vg.Length) (chart, 
 		}
 	}
 	return c, true, nil
+}
+
+// logTicks125 labels 1, 2 and 5 of every decade in [lo, hi] (ms).
+func logTicks125(lo, hi float64) []plot.Tick {
+	var ts []plot.Tick
+	for d := 1e-3; d <= 1e5; d *= 10 {
+		for _, k := range []float64{1, 2, 5} {
+			if v := d * k; v >= lo*0.999 && v <= hi*1.001 {
+				ts = append(ts, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'g', 4, 64)})
+			}
+		}
+	}
+	return ts
 }
