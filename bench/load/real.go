@@ -254,8 +254,9 @@ func realProxyScenario() Scenario {
 // in front of the upstream /hello. Without cache every request carries
 // one of realCycledTokens tokens and pays a verification (bound: the
 // proxy's CPU per request + the verification); with the guard's default
-// cache each connection's token is verified once and then remembered
-// (target: 0.8× the proxy).
+// cache the clients reuse their tokens: as many tokens as connections,
+// cycled, each verified once and then answered from the cache (target:
+// 0.8× the proxy).
 func realGuardScenario(alg signet.Algorithm, cache bool) Scenario {
 	a := string(alg)
 	op, prim, n := "guard-nocache", a+" check small", realCycledTokens
