@@ -144,6 +144,15 @@ func run(args []string, stderr io.Writer) error {
 		return err
 	}
 	rep := newReport(cfg, ms, started)
+	if cfg.only == "" && runErr == nil {
+		n := 100000
+		if cfg.mode == "full" {
+			n = 1000000
+		}
+		fmt.Fprintf(stderr, "load: one Redis's capacity (redis-benchmark, %d requests per command)…\n", n)
+		c := measureRedis(ctx, env, n)
+		rep.redis = &c
+	}
 	if err := rep.write(cfg.out); err != nil {
 		return err
 	}

@@ -10,7 +10,9 @@ import "github.com/signet-go/signet/bench/load"
 func scenarios(quick bool) []load.Scenario {
 	s := []load.Scenario{load.Hello()}
 
-	// The study's shape (h17-study): s = append(s, load.StudyScenarios(quick)...)
+	// The study's shape (h17-study). Their bounds: load.MeasureBounds(scs, log)
+	// once the list is selected, before load.Run (about 3 s per primitive).
+	s = append(s, load.StudyScenarios(quick)...)
 
 	// signet serve, signet guard, the middleware (h17-real).
 	s = append(s, load.RealScenarios(quick)...)

@@ -5,7 +5,7 @@
 //	loadsrv -addr 127.0.0.1:8080                        # /hello alone
 //	loadsrv -addr 127.0.0.1:8080 -lib signet -alg ES256 -payload medium -tokens /tmp/t.txt
 //
-// It listens on -addr (127.0.0.1:0 picks a free port) and prints
+// It listens on -addr, a loopback address (127.0.0.1:0 picks a free port), and prints
 // "loadsrv listening on http://ADDR" on stdout once it serves. With -lib
 // and -alg it serves /issue (a token per request) and /check (the Bearer
 // token checked per request); with -tokens it first writes -ntokens tokens
@@ -67,6 +67,11 @@ func parseFlags(args []string) (config, error) {
 	}
 	if c.tokens != "" && c.lib == "" {
 		return c, errors.New("-tokens needs -lib and -alg")
+	}
+	if host, _, err := net.SplitHostPort(c.addr); err != nil {
+		return c, fmt.Errorf("-addr %q: %w", c.addr, err)
+	} else if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		return c, fmt.Errorf("-addr %q: the lab serves on loopback only", c.addr)
 	}
 	if c.ntokens < 1 || c.ntokens > 100000 {
 		return c, fmt.Errorf("-ntokens %d: want 1 to 100000", c.ntokens)

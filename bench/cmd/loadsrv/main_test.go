@@ -137,4 +137,9 @@ func TestFlags(t *testing.T) {
 			t.Errorf("%v: accepted", args)
 		}
 	}
+	for _, addr := range []string{"0.0.0.0:0", ":0", "192.0.2.1:0", "example.com:80", "127.0.0.1"} {
+		if err := run(context.Background(), []string{"-addr", addr}, io.Discard); err == nil {
+			t.Errorf("-addr %s: accepted", addr)
+		}
+	}
 }

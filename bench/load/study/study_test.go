@@ -356,14 +356,17 @@ func TestFloors(t *testing.T) {
 // TestCost: Cost reports a broken floor as an error and measures a
 // working one (the figure itself is timing, not checked).
 func TestCost(t *testing.T) {
-	if _, err := Cost(func() { must(false) }); err == nil {
+	if _, err := Cost(func() { must(false) }, 1); err == nil {
 		t.Error("Cost: a failing floor measured")
 	}
 	f, err := NewFloor("HS256", "small", keys(t))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ns, err := Cost(f.Verify); err != nil || ns <= 0 {
+	if _, err := Cost(f.Verify, 0); err == nil {
+		t.Error("Cost: 0 runs measured")
+	}
+	if ns, err := Cost(f.Verify, 1); err != nil || ns <= 0 {
 		t.Errorf("Cost: %v %v", ns, err)
 	}
 }
@@ -376,4 +379,41 @@ func TestBodyNotRead(t *testing.T) {
 	w := httptest.NewRecorder()
 	h.ServeHTTP(w, r)
 	issued(t, w)
+}
+
+// TestConcurrent: one Tokens serves concurrent requests, as under wrk's
+// ten connections (run with -race).
+func TestConcurrent(t *testing.T) {
+	for _, alg := range []string{"HS256", "ES256", "v4.local", "v4.public"} {
+		for _, lib := range Libs(alg) {
+			h := Handler(mustNew(t, lib, alg, "small"))
+			var wg sync.WaitGroup
+			errs := make(chan string, 8)
+			for range 8 {
+				wg.Go(func() {
+					for range 20 {
+						w := serve(h, "/issue", "")
+						if w.Code != http.StatusOK {
+							errs <- "issue: " + w.Body.String()
+							return
+						}
+						var m map[string]string
+						if err := json.Unmarshal(w.Body.Bytes(), &m); err != nil {
+							errs <- err.Error()
+							return
+						}
+						if w := serve(h, "/check", "Bearer "+m["token"]); w.Code != http.StatusOK {
+							errs <- "check: " + w.Body.String()
+							return
+						}
+					}
+				})
+			}
+			wg.Wait()
+			close(errs)
+			for e := range errs {
+				t.Errorf("%s %s: %s", lib, alg, e)
+			}
+		}
+	}
 }
