@@ -265,7 +265,7 @@ func realGuardScenario(alg signet.Algorithm, cache bool) Scenario {
 	}
 	return Scenario{
 		Group:    "guard",
-		Name:     op + "/" + a,
+		Name:     op + "/" + a + "/signet-guard",
 		Baseline: "proxy",
 		Labels:   realLabels(op, a, "signet-guard", prim),
 		Setup: func(ctx context.Context, env *Env) (t *Target, err error) {

@@ -44,7 +44,7 @@ func TestRealScenariosList(t *testing.T) {
 		}
 	}
 	for _, want := range []string{"token/ES256/signet-serve", "token/HS256/signet-serve", "token/EdDSA/signet-serve",
-		"introspect/ES256/signet-serve", "proxy", "guard-nocache/ES256", "guard-cache/ES256",
+		"introspect/ES256/signet-serve", "proxy", "guard-nocache/ES256/signet-guard", "guard-cache/ES256/signet-guard",
 		"middleware/ES256/signet", "middleware/HS256/signet"} {
 		if !names[want] {
 			t.Errorf("full list lacks %s", want)
@@ -55,7 +55,7 @@ func TestRealScenariosList(t *testing.T) {
 	}
 	bound := map[string]string{
 		"token/ES256/signet-serve": "ES256 issue small", "token/HS256/signet-serve": "HS256 issue small",
-		"token/EdDSA/signet-serve": "EdDSA issue small", "guard-nocache/ES256": "ES256 check small",
+		"token/EdDSA/signet-serve": "EdDSA issue small", "guard-nocache/ES256/signet-guard": "ES256 check small",
 		"middleware/ES256/signet": "ES256 check small", "middleware/HS256/signet": "HS256 check small",
 	}
 	for _, s := range full {
