@@ -50,7 +50,9 @@ const (
 // Bounds: the rows with a primitive carry the label "primitive" ("ES256
 // issue small", "ES256 check small", …), which MeasureBounds turns into
 // BoundNS, the same floors as the study's rows. The baselines are
-// Hello() (not in this list; the driver adds it) and "proxy" (in it).
+// StudyHello (/hello POSTed a body, for the POSTs to signet serve) and
+// Hello() (GET /hello, for the middleware's GETs), which are not in this
+// list (the driver adds them), and "proxy" (in it).
 func RealScenarios(quick bool) []Scenario {
 	algs := []signet.Algorithm{signet.ES256}
 	mwAlgs := []signet.Algorithm{signet.ES256}
@@ -88,14 +90,14 @@ func realLabels(op, alg, lib, primitive string) map[string]string {
 }
 
 // realTokenScenario: POST /oauth2/token of signet serve, grant
-// client_credentials, client_secret_basic; baseline /hello, bound the
-// signature.
+// client_credentials, client_secret_basic; baseline /hello POSTed a body
+// (StudyHello, as the study's issue rows), bound the signature.
 func realTokenScenario(alg signet.Algorithm) Scenario {
 	a := string(alg)
 	return Scenario{
 		Group:    "serve",
 		Name:     "token/" + a + "/signet-serve",
-		Baseline: "hello",
+		Baseline: StudyHello,
 		Labels:   realLabels("token", a, "signet-serve", a+" issue small"),
 		Setup: func(ctx context.Context, env *Env) (*Target, error) {
 			sv, err := startRealServe(ctx, env, alg)
@@ -117,14 +119,15 @@ func realTokenScenario(alg signet.Algorithm) Scenario {
 }
 
 // realIntrospectScenario: POST /oauth2/introspect of tokens signet serve
-// issued before the run, cycled; baseline /hello. No bound: the request
+// issued before the run, cycled; baseline /hello POSTed a body
+// (StudyHello). No bound: the request
 // is a verification, a store read (the revocation list) and JSON.
 func realIntrospectScenario(alg signet.Algorithm) Scenario {
 	a := string(alg)
 	return Scenario{
 		Group:    "serve",
 		Name:     "introspect/" + a + "/signet-serve",
-		Baseline: "hello",
+		Baseline: StudyHello,
 		Labels:   realLabels("introspect", a, "signet-serve", ""),
 		Setup: func(ctx context.Context, env *Env) (t *Target, err error) {
 			sv, err := startRealServe(ctx, env, alg)

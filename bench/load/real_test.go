@@ -28,6 +28,12 @@ func buildRealBinaries(t *testing.T) string {
 	return bin
 }
 
+// realWithBaselines is scs after the baselines the driver adds: GET
+// /hello and the study's POSTed /hello.
+func realWithBaselines(scs []Scenario) []Scenario {
+	return append([]Scenario{Hello(), studyHelloScenario(studyDefault)}, scs...)
+}
+
 // The list: unique names, every baseline in the list (hello is the
 // driver's), the quick list a subset of the full one, labels for
 // results.json, a bound label on the rows the targets bound.
@@ -74,11 +80,15 @@ func TestRealScenariosList(t *testing.T) {
 			if s.Baseline != "" {
 				t.Errorf("proxy has baseline %q", s.Baseline)
 			}
+		case strings.HasSuffix(s.Name, "/signet-serve"):
+			if s.Baseline != StudyHello {
+				t.Errorf("%s: baseline %q, want %s", s.Name, s.Baseline, StudyHello)
+			}
 		case s.Baseline != "hello":
 			t.Errorf("%s: baseline %q, want hello", s.Name, s.Baseline)
 		}
 	}
-	if _, err := Plan(append([]Scenario{Hello()}, full...), Options{}); err != nil {
+	if _, err := Plan(realWithBaselines(full), Options{}); err != nil {
 		t.Error(err)
 	}
 }
@@ -92,7 +102,7 @@ func TestRealScenariosSmoke(t *testing.T) {
 	needWrk(t)
 	bin := buildRealBinaries(t)
 	env := &Env{Bin: bin, Tmp: t.TempDir(), ServerCPUs: "0", WrkCPUs: wrkCPUs()}
-	scs := append([]Scenario{Hello()}, RealScenarios(false)...)
+	scs := realWithBaselines(RealScenarios(false))
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	ms, err := Run(ctx, scs, Options{Env: env, Rounds: 1, Warmup: -1, Duration: time.Second})
