@@ -104,6 +104,10 @@ func realTokenScenario(alg signet.Algorithm) Scenario {
 			if err != nil {
 				return nil, err
 			}
+			if _, err := fetchServeTokens(ctx, sv.base, sv.client, 1); err != nil {
+				sv.close()
+				return nil, err
+			}
 			return &Target{
 				Wrk: WrkSpec{URL: sv.base + "/oauth2/token", Script: "request.lua", Args: []string{
 					"method=POST",
@@ -141,6 +145,9 @@ func realIntrospectScenario(alg signet.Algorithm) Scenario {
 			}()
 			toks, err := fetchServeTokens(ctx, sv.base, sv.client, realIntrospectTokens)
 			if err != nil {
+				return nil, err
+			}
+			if err := checkIntrospection(ctx, sv.base, sv.client, toks); err != nil {
 				return nil, err
 			}
 			tokFile := filepath.Join(sv.dir, "tokens.txt")
@@ -336,6 +343,9 @@ func realGuardScenario(alg signet.Algorithm, cache bool) Scenario {
 			}
 			stops = append(stops, srv.Stop)
 			w.URL = "http://" + addr + "/hello"
+			if err := probe(ctx, w.URL, "Bearer "+toks[0]); err != nil {
+				return nil, err
+			}
 			w.Script = "tokens.lua"
 			w.Args = []string{"tokens=" + tokFile}
 			t = &Target{Wrk: w, Servers: []*Server{srv}, Close: closeAll}
@@ -395,6 +405,10 @@ func realMiddlewareScenario(alg signet.Algorithm) Scenario {
 			}
 			stop := t.Close
 			t.Close = func() error { return errors.Join(stop(), os.RemoveAll(dir)) }
+			if err := probe(ctx, t.Wrk.URL, "Bearer "+toks[0]); err != nil {
+				t.Close()
+				return nil, err
+			}
 			return t, nil
 		},
 	}

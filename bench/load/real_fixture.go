@@ -184,3 +184,53 @@ func fetchServeTokens(ctx context.Context, base string, c realClient, n int) ([]
 	}
 	return toks, nil
 }
+
+// checkIntrospection introspects every token of toks once and fails
+// unless each is active: the run must measure the path of a valid token,
+// not the cheaper {"active":false}, which is a 200 as well.
+func checkIntrospection(ctx context.Context, base string, c realClient, toks []string) error {
+	client := &http.Client{Timeout: 10 * time.Second}
+	for i, tok := range toks {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, base+"/oauth2/introspect",
+			strings.NewReader("token="+url.QueryEscape(tok)))
+		if err != nil {
+			return err
+		}
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set("Authorization", c.Basic())
+		resp, err := client.Do(req)
+		if err != nil {
+			return fmt.Errorf("load: introspection: %w", err)
+		}
+		var ir struct {
+			Active bool `json:"active"`
+		}
+		err = json.NewDecoder(io.LimitReader(resp.Body, 64<<10)).Decode(&ir)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK || err != nil || !ir.Active {
+			return fmt.Errorf("load: introspection of token %d: %s, active %v (%v)", i, resp.Status, ir.Active, err)
+		}
+	}
+	return nil
+}
+
+// probe sends one GET to u with the Authorization header auth and fails
+// unless it is answered 200: a scenario set up wrong fails at its start
+// instead of measuring refusals.
+func probe(ctx context.Context, u, auth string) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Authorization", auth)
+	resp, err := (&http.Client{Timeout: 10 * time.Second}).Do(req)
+	if err != nil {
+		return fmt.Errorf("load: probe %s: %w", u, err)
+	}
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("load: probe %s: %s: %s", u, resp.Status, body)
+	}
+	return nil
+}
