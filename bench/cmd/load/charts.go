@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -76,6 +77,14 @@ func barChart(title, ylabel string, cats []string, ss []series, hline float64, h
 		p.Add(l)
 		p.Legend.Add(hlabel, l)
 	}
+	top := hline
+	for _, s := range ss {
+		for _, v := range s.values {
+			top = max(top, v)
+		}
+	}
+	// Room above the bars for the legend (one line per series).
+	p.Y.Min, p.Y.Max = 0, top*(1.15+0.09*float64(len(ss)+1))
 	p.Legend.Top = true
 	p.NominalX(cats...)
 	return p, nil
@@ -219,7 +228,7 @@ func (r *report) latencyChart(dir string) (chart, bool, error) {
 	p.Title.Text = "latency percentiles under wrk -c10 (ms, log scale)"
 	p.Y.Label.Text = "ms"
 	p.Y.Scale = plot.LogScale{}
-	p.Y.Tick.Marker = plot.LogTicks{}
+	p.Y.Tick.Marker = plot.TickerFunc(logTicks125)
 	for i, n := range rows {
 		m := r.find(n)
 		var pts plotter.XYs
@@ -253,4 +262,17 @@ func save(dir string, p *plot.Plot, base, title string, w, h vg.Length) (chart, 
 		}
 	}
 	return c, true, nil
+}
+
+// logTicks125 labels 1, 2 and 5 of every decade in [lo, hi] (ms).
+func logTicks125(lo, hi float64) []plot.Tick {
+	var ts []plot.Tick
+	for d := 1e-3; d <= 1e5; d *= 10 {
+		for _, k := range []float64{1, 2, 5} {
+			if v := d * k; v >= lo*0.999 && v <= hi*1.001 {
+				ts = append(ts, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'g', 4, 64)})
+			}
+		}
+	}
+	return ts
 }
