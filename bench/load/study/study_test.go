@@ -281,6 +281,28 @@ func TestPayloadSizes(t *testing.T) {
 			}
 		}
 	}
+	// Same claims, same work: for every algorithm and class, the libraries'
+	// tokens issued at the same instant have the same length, and JWTs the
+	// same header.
+	now := time.Now()
+	for _, alg := range allAlgs() {
+		for _, size := range Sizes {
+			var toks []string
+			for _, lib := range Libs(alg) {
+				tok, err := mustNew(t, lib, alg, size).Issue(now, UserID)
+				if err != nil {
+					t.Fatal(err)
+				}
+				toks = append(toks, tok)
+			}
+			if len(toks[0]) != len(toks[1]) {
+				t.Errorf("%s %s: tokens of %d and %d bytes", alg, size, len(toks[0]), len(toks[1]))
+			}
+			if h0, _, _ := strings.Cut(toks[0], "."); !strings.HasPrefix(alg, "v4.") && !strings.HasPrefix(toks[1], h0+".") {
+				t.Errorf("%s: headers differ: %q, %q", alg, toks[0], toks[1])
+			}
+		}
+	}
 	if _, err := Perms("huge"); err == nil {
 		t.Error("Perms accepts an unknown class")
 	}
