@@ -22,14 +22,15 @@ func (r *report) faultsSection(b *bytes.Buffer) {
 		fmt.Fprintf(b, "No fault scenario ran (`--only faults` runs them alone).\n\n")
 		return
 	}
-	fmt.Fprintf(b, "Each runs once under load (loopback only, bounded); the statuses are what wrk's clients saw, the other figures what the scenario checked (results.json suite `http-faults`).\n\n")
-	fmt.Fprintf(b, "| scenario | req/s | requests | statuses | socket errors | what it checked |\n|---|--:|--:|---|--:|---|\n")
+	fmt.Fprintf(b, "Each runs once under load (loopback only, bounded). The statuses are those of the main wrk run; the checks and figures are what the scenario saw and judged (results.json suite `http-faults`).\n\n")
+	fmt.Fprintf(b, "| fault | verdict | req/s | requests | statuses | checks | figures |\n|---|---|--:|--:|---|---|---|\n")
+	var notes []string
 	for _, m := range r.ms {
 		if m.Suite != "http-faults" {
 			continue
 		}
 		if m.Rounds == 0 {
-			fmt.Fprintf(b, "| %s | failed | | | | %s |\n", m.Scenario, mdEscape(m.Error))
+			fmt.Fprintf(b, "| %s | **FAIL**: did not run | | | | %s | |\n", m.Scenario, mdEscape(m.Error))
 			continue
 		}
 		var codes []int
@@ -41,21 +42,70 @@ func (r *report) faultsSection(b *bytes.Buffer) {
 		for _, c := range codes {
 			st = append(st, fmt.Sprintf("%d: %d", c, m.Statuses[c]))
 		}
-		var keys []string
-		for k := range m.Extra {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		var ex []string
-		for _, k := range keys {
-			ex = append(ex, k+" = "+fmtValue(m.Extra[k]))
-		}
+		verdict, checks, figures, ns := faultDetails(m.Extra)
 		if m.Error != "" {
-			ex = append(ex, "error: "+m.Error)
+			verdict = "**FAIL**"
+			checks = append(checks, "error: "+m.Error)
 		}
-		fmt.Fprintf(b, "| %s | %s | %d | %s | %d | %s |\n", m.Scenario, fmtRPS(m.RPS), m.Requests, strings.Join(st, ", "), m.Errors, mdEscape(strings.Join(ex, "; ")))
+		for _, n := range ns {
+			notes = append(notes, m.Scenario+": "+n)
+		}
+		fmt.Fprintf(b, "| %s | %s | %s | %d | %s | %s | %s |\n", m.Scenario, verdict, fmtRPS(m.RPS), m.Requests, strings.Join(st, ", "),
+			mdEscape(strings.Join(checks, "; ")), mdEscape(strings.Join(figures, "; ")))
 	}
 	fmt.Fprintln(b)
+	for _, n := range notes {
+		fmt.Fprintf(b, "- %s\n", mdEscape(n))
+	}
+	if len(notes) > 0 {
+		fmt.Fprintln(b)
+	}
+}
+
+// faultDetails reads a fault scenario's Check values: "pass" (the
+// verdict), "checks" (target, pass, got), "notes", and the other scalar
+// figures.
+func faultDetails(extra map[string]any) (verdict string, checks, figures, notes []string) {
+	verdict = "–"
+	if p, ok := extra["pass"].(bool); ok {
+		verdict = "pass"
+		if !p {
+			verdict = "**FAIL**"
+		}
+	}
+	if cs, ok := extra["checks"].([]any); ok {
+		for _, c := range cs {
+			m, ok := c.(map[string]any)
+			if !ok {
+				continue
+			}
+			mark := "ok"
+			if p, _ := m["pass"].(bool); !p {
+				mark = "FAIL"
+			}
+			checks = append(checks, fmt.Sprintf("%s: %s (%s)", fmtValue(m["target"]), mark, fmtValue(m["got"])))
+		}
+	}
+	if ns, ok := extra["notes"].([]any); ok {
+		for _, n := range ns {
+			notes = append(notes, fmtValue(n))
+		}
+	}
+	var keys []string
+	for k, v := range extra {
+		switch v.(type) {
+		case []any, map[string]any, []string:
+			continue
+		}
+		if k != "pass" {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		figures = append(figures, k+" = "+fmtValue(extra[k]))
+	}
+	return verdict, checks, figures, notes
 }
 
 func fmtValue(v any) string {

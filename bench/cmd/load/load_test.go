@@ -132,7 +132,10 @@ func synthetic() []load.Measurement {
 	ck.BaselineRPS, ck.RatioRPS, ck.RatioP99 = 40000, 0.75, 1.5 // fails both
 	failed := load.Measurement{Scenario: "check/HS256/golang-jwt", Group: "study", Baseline: "hello", Suite: "http", Error: "round 1: setup: boom"}
 	fault := load.Measurement{Scenario: "faults/revoke-during-outage", Group: "faults", Suite: "http-faults", Rounds: 1, RPS: 900, Requests: 9000,
-		Statuses: map[int]int64{200: 8000, 503: 1000}, Extra: map[string]any{"failed_verifications": 0, "revoked_active": 1, "recovery_ms": 420.0}}
+		Statuses: map[int]int64{200: 8000, 503: 1000}, Extra: map[string]any{
+			"failed_verifications": 0, "revoked_active": 1.0, "other_5xx": 0.0, "recovery_ms": 420.0, "pass": false,
+			"checks": []any{map[string]any{"target": "0 revoked tokens active", "pass": false, "got": "1 active"}, map[string]any{"target": "recovers", "pass": true, "got": "420 ms"}},
+			"notes":  []any{"Redis stopped 5 s"}}}
 	return []load.Measurement{hello, hs, gj, es, ck, failed, fault}
 }
 
@@ -163,9 +166,10 @@ func TestReport(t *testing.T) {
 		"| EdDSA issue ≥ 0.95× the primitive's bound | `issue/EdDSA/signet` | – | ≥ 0.95 | not measured |",
 		"| 0 failed verifications (across rotation, two instances, outages) | faults | 0 | = 0 | pass |",
 		"| 0 tokens reported active that were revoked | faults | 1 | = 0 | **FAIL** | faults/revoke-during-outage: 1 |",
-		"| 0 5xx other than the 503s while Redis is away | faults | – | = 0 | not measured |",
 		"| check/HS256/golang-jwt | failed: round 1: setup: boom |",
-		"| faults/revoke-during-outage | 900 | 9000 | 200: 8000, 503: 1000 | 0 | failed_verifications = 0; recovery_ms = 420; revoked_active = 1 |",
+		"| faults/revoke-during-outage | **FAIL** | 900 | 9000 | 200: 8000, 503: 1000 | 0 revoked tokens active: FAIL (1 active); recovers: ok (420 ms) | failed_verifications = 0; other_5xx = 0; recovery_ms = 420; revoked_active = 1 |",
+		"- faults/revoke-during-outage: Redis stopped 5 s",
+		"| 0 5xx other than the 503s while Redis is away | faults | 0 | = 0 | pass |",
 		"| HS256 | 18,420 |",
 		"| 38,000 |", // signet's HS256 issue beside the study
 		"| introspect (a token that verifies) | 1 |",

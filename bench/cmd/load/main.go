@@ -132,6 +132,9 @@ func run(args []string, stderr io.Writer) error {
 	}
 	opt := cfg.opt
 	opt.Env, opt.Progress = env, stderr
+	if err := prepare(scs, stderr); err != nil {
+		return err
+	}
 	steps, _ := load.Plan(scs, opt)
 	fmt.Fprintf(stderr, "load: %s run: %d scenarios, %d runs (%d rounds, %v warm-up + %v measured per run); servers on CPU %s with GOMAXPROCS=1, wrk on CPU %s\n",
 		cfg.mode, len(scs), len(steps), opt.Rounds, opt.Warmup, opt.Duration, env.ServerCPUs, env.WrkCPUs)

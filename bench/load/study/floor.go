@@ -20,6 +20,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/signet-go/signet"
 	"golang.org/x/crypto/blake2b"
 	"golang.org/x/crypto/chacha20"
 )
@@ -117,7 +118,7 @@ func (f *Floor) jws(tok string, k *Keys) error {
 		f.Sign = func() { ed25519.Sign(k.Ed25519, input) }
 		check = func(s []byte) bool { return ed25519.Verify(pub, input, s) }
 	default:
-		return fmt.Errorf("study: no floor for %s", f.Alg)
+		return fmt.Errorf("%w: study: no floor for %s", signet.ErrUnsupported, f.Alg)
 	}
 	f.Verify = func() { must(check(sig)) }
 	f.Forged = func() { must(!check(bad)) }
@@ -136,7 +137,7 @@ func derSig(sig []byte) ([]byte, error) {
 func pasetoParts(tok, header string) ([]byte, error) {
 	rest, ok := strings.CutPrefix(tok, header)
 	if !ok || strings.Contains(rest, ".") {
-		return nil, fmt.Errorf("study: not a %s token without footer", header)
+		return nil, fmt.Errorf("%w: study: not a %s token without footer", signet.ErrMalformed, header)
 	}
 	return base64.RawURLEncoding.DecodeString(rest)
 }
@@ -148,7 +149,7 @@ func (f *Floor) v4Public(tok string, k *Keys) error {
 		return err
 	}
 	if len(body) < ed25519.SignatureSize {
-		return errors.New("study: short v4.public token")
+		return fmt.Errorf("%w: study: short v4.public token", signet.ErrMalformed)
 	}
 	m, sig := body[:len(body)-ed25519.SignatureSize], body[len(body)-ed25519.SignatureSize:]
 	msg := pae(nil, []byte(h), m, nil, nil)
@@ -167,7 +168,7 @@ func (f *Floor) v4Local(tok string, k *Keys) error {
 		return err
 	}
 	if len(body) < 32+32 {
-		return errors.New("study: short v4.local token")
+		return fmt.Errorf("%w: study: short v4.local token", signet.ErrMalformed)
 	}
 	n, c, want := body[:32], body[32:len(body)-32], body[len(body)-32:]
 	enc, err := blake2b.New(56, k.Local)
@@ -251,7 +252,7 @@ func (f *Floor) Op(op string) (func(), error) {
 	case "check":
 		return f.Verify, nil
 	}
-	return nil, fmt.Errorf("study: no floor for operation %q", op)
+	return nil, fmt.Errorf("%w: study: no floor for operation %q", signet.ErrUnsupported, op)
 }
 
 // Cost measures fn's time per call with testing.Benchmark (one second of
@@ -263,7 +264,7 @@ func (f *Floor) Op(op string) (func(), error) {
 // returned as an error, before any measurement.
 func Cost(fn func(), runs int) (ns float64, err error) {
 	if runs < 1 {
-		return 0, fmt.Errorf("study: Cost: %d runs", runs)
+		return 0, fmt.Errorf("%w: study: Cost: %d runs", signet.ErrMalformed, runs)
 	}
 	defer func() {
 		if r := recover(); r != nil {

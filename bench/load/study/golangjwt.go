@@ -6,6 +6,7 @@ import (
 	"time"
 
 	gjwt "github.com/golang-jwt/jwt/v5"
+	"github.com/signet-go/signet"
 )
 
 // golangJWTClaims are the study's claims type: its CustomClaims
@@ -38,7 +39,7 @@ func newGolangJWT(alg string, perms []string, k *Keys) (*golangJWT, error) {
 	g := &golangJWT{alg: alg, method: gjwt.GetSigningMethod(alg), perms: perms, kid: KeyID(alg),
 		parser: gjwt.NewParser(gjwt.WithValidMethods([]string{alg}), gjwt.WithExpirationRequired())}
 	if g.method == nil {
-		return nil, fmt.Errorf("study: golang-jwt has no %s", alg)
+		return nil, fmt.Errorf("%w: study: golang-jwt has no %s", signet.ErrUnsupported, alg)
 	}
 	var verifyKey any
 	switch alg {
@@ -51,7 +52,7 @@ func newGolangJWT(alg string, perms []string, k *Keys) (*golangJWT, error) {
 	case "EdDSA":
 		g.signKey, verifyKey = k.Ed25519, k.Ed25519.Public()
 	default:
-		return nil, fmt.Errorf("study: golang-jwt: no key for %s", alg)
+		return nil, fmt.Errorf("%w: study: golang-jwt: no key for %s", signet.ErrUnsupported, alg)
 	}
 	g.keyfunc = func(*gjwt.Token) (any, error) { return verifyKey, nil }
 	return g, nil

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	gopaseto "aidanwoods.dev/go-paseto"
+	"github.com/signet-go/signet"
 )
 
 // goPASETO is aidanwoods.dev/go-paseto as its README shows: a Token built
@@ -38,7 +39,7 @@ func newGoPASETO(alg string, perms []string, k *Keys) (*goPASETO, error) {
 		g.seal = func(t *gopaseto.Token) string { return t.V4Sign(sk, nil) }
 		g.parse = func(tok string) (*gopaseto.Token, error) { return g.parser.ParseV4Public(pk, tok, nil) }
 	default:
-		return nil, fmt.Errorf("study: go-paseto: no %s", alg)
+		return nil, fmt.Errorf("%w: study: go-paseto: no %s", signet.ErrUnsupported, alg)
 	}
 	return g, nil
 }

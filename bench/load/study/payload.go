@@ -1,6 +1,10 @@
 package study
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/signet-go/signet"
+)
 
 // Sizes are the payload classes, after the study's payload sizes: "small"
 // is the study's claims (user_id, username, exp, iat: 66 bytes of JSON in
@@ -24,7 +28,7 @@ var permCounts = map[string]int{"small": 0, "medium": 38, "large": 400}
 func Perms(size string) ([]string, error) {
 	n, ok := permCounts[size]
 	if !ok {
-		return nil, fmt.Errorf("study: no payload class %q (want one of %v)", size, Sizes)
+		return nil, fmt.Errorf("%w: study: no payload class %q (want one of %v)", signet.ErrUnsupported, size, Sizes)
 	}
 	if n == 0 {
 		return nil, nil

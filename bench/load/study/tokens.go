@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"time"
+
+	"github.com/signet-go/signet"
 )
 
 // JWTAlgs are the JWS algorithms of the study's shape, PASETOAlgs the
@@ -51,14 +53,17 @@ type Tokens interface {
 // Lifetime is the exp of every token: the study's 24 hours.
 const Lifetime = 24 * time.Hour
 
-// ErrRefused wraps every refusal of Check, whatever the library said.
+// ErrRefused wraps every refusal of Check, with the library's own error
+// (signet's wrap its sentinels; the peers' do not). Configuration errors
+// (an unknown library, algorithm or payload class) wrap
+// signet.ErrUnsupported.
 var ErrRefused = errors.New("study: token refused")
 
 // New returns lib's Tokens for alg and the payload class size, with the
 // keys of k.
 func New(lib, alg, size string, k *Keys) (Tokens, error) {
 	if !slices.Contains(Libs(alg), lib) {
-		return nil, fmt.Errorf("study: %s does not do %q in this study (algorithms: %v %v)", lib, alg, JWTAlgs, PASETOAlgs)
+		return nil, fmt.Errorf("%w: study: %s does not do %q in this study (algorithms: %v %v)", signet.ErrUnsupported, lib, alg, JWTAlgs, PASETOAlgs)
 	}
 	perms, err := Perms(size)
 	if err != nil {

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/signet-go/signet"
 )
 
 // WriteTokens writes n tokens issued by t at now to path, one a line, for
@@ -15,7 +17,7 @@ import (
 // half of it.
 func WriteTokens(path string, t Tokens, n int, now time.Time) error {
 	if n < 1 {
-		return fmt.Errorf("study: %d tokens", n)
+		return fmt.Errorf("%w: study: %d tokens", signet.ErrMalformed, n)
 	}
 	var b strings.Builder
 	for i := range n {
