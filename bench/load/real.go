@@ -52,7 +52,8 @@ const (
 // BoundNS, the same floors as the study's rows. The baselines are
 // StudyHello (/hello POSTed a body, for the POSTs to signet serve) and
 // Hello() (GET /hello, for the middleware's GETs), which are not in this
-// list (the driver adds them), and "proxy" (in it).
+// list (StudyScenarios has the first, the driver adds the second), and
+// "proxy" (in it).
 func RealScenarios(quick bool) []Scenario {
 	algs := []signet.Algorithm{signet.ES256}
 	mwAlgs := []signet.Algorithm{signet.ES256}
