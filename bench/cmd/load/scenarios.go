@@ -17,7 +17,8 @@ func scenarios(quick bool) []load.Scenario {
 	// The study's shape (h17-study); its bounds are measured in prepare.
 	s = append(s, load.StudyScenarios(quick)...)
 
-	// signet serve, signet guard, the middleware (h17-real): s = append(s, load.RealScenarios(quick)...)
+	// signet serve, signet guard, the middleware (h17-real).
+	s = append(s, load.RealScenarios(quick)...)
 
 	// Faults under load (h17-faults): s = append(s, load.FaultScenarios(quick)...)
 

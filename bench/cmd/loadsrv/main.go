@@ -42,6 +42,7 @@ func main() {
 type config struct {
 	addr, lib, alg, payload, tokens string
 	ntokens                         int
+	real                            *realConfig // the real scenarios' modes (real.go)
 }
 
 func parseFlags(args []string) (config, error) {
@@ -54,6 +55,7 @@ func parseFlags(args []string) (config, error) {
 	fs.StringVar(&c.payload, "payload", "small", "payload class: small, medium or large")
 	fs.StringVar(&c.tokens, "tokens", "", "write tokens for /check to this file before serving")
 	fs.IntVar(&c.ntokens, "ntokens", 64, "how many tokens -tokens writes")
+	c.real = realFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -99,11 +101,15 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 			}
 		}
 	}
+	h, err := c.real.handler(study.Handler(toks))
+	if err != nil {
+		return err
+	}
 	ln, err := net.Listen("tcp", c.addr)
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: study.Handler(toks), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: time.Minute}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: time.Minute}
 	fmt.Fprintf(stdout, "loadsrv listening on http://%s\n", ln.Addr())
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
