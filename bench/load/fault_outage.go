@@ -1,0 +1,241 @@
+package load
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"sync"
+	"time"
+)
+
+// outageRecoveryBound bounds the wait for signet serve to answer again
+// once Redis is back (it reloads its key ring every second).
+const outageRecoveryBound = 15 * time.Second
+
+// outageSeen is what the probe saw of one endpoint while Redis was
+// away: requests sent after Redis exited and answered before it was
+// started again.
+type outageSeen struct {
+	ok, unavailable, other int64
+	first503               time.Duration // after Redis exited; -1 before the first
+	okAfter503             int64         // 200s sent after the first 503
+}
+
+// runRedisOutageFault: signet serve on Redis under two wrk processes (the
+// token endpoint, and introspection of a revoked token counting any
+// active answer); Redis is stopped (SIGTERM, its append-only file
+// complete) for t.Outage and started again with its data. The probe
+// gets, introspects and revokes tokens throughout, each answer timed.
+// Targets: while Redis is away the token, introspection and revocation
+// endpoints answer 503 temporarily_unavailable and never 200 for what
+// needs the store (an introspection, a revocation), never another 5xx,
+// never active for a revoked token; once Redis answers, the service
+// answers 200 again (recovery time measured) and the revocation made
+// before the outage still holds.
+func runRedisOutageFault(ctx context.Context, env *Env, t FaultTiming) (FaultResult, error) {
+	half := max(t.Connect/2, 1)
+	allowance := 3 * time.Second // for the recovery, within the load
+	d := t.Before + t.Outage + allowance + t.After
+	r := FaultResult{Fault: FaultRedisOutage,
+		What: fmt.Sprintf("signet serve on Redis under wrk -c%d on the token endpoint and wrk -c%d introspecting a revoked token for %v; Redis stopped (SIGTERM) %v in, for %v, then started again with its data; a Go probe gets, introspects and revokes tokens throughout",
+			half, half, d, t.Before, t.Outage)}
+	w, err := newFaultWorld(env, "outage")
+	if err != nil {
+		return r, err
+	}
+	rp, err := startRedis(w.dir, "0")
+	if err != nil {
+		return r, err
+	}
+	defer rp.kill()
+	srv, err := w.startServe(ctx, serveOpts{name: "serve-redis", redis: rp.url()})
+	if err != nil {
+		return r, err
+	}
+	defer srv.Stop()
+
+	p := newProbeClient()
+	defer p.close()
+	_, revoked, err := p.token(ctx, srv.base)
+	if err != nil {
+		return r, err
+	}
+	_, live, err := p.token(ctx, srv.base)
+	if err != nil {
+		return r, err
+	}
+	_, spare, err := p.token(ctx, srv.base)
+	if err != nil {
+		return r, err
+	}
+	if x, err := p.revoke(ctx, srv.base, revoked); err != nil || x.status != http.StatusOK {
+		return r, fmt.Errorf("revoke before the outage: %d %v", x.status, err)
+	}
+
+	tally := newStatusTally()
+	var (
+		mu              sync.Mutex
+		downAt, upAt    time.Time // Redis exited; Redis being started again
+		seen            = map[string]*outageSeen{}
+		revokedActive   int64
+		badStatuses     []string
+		firstViolations []string
+	)
+	for _, ep := range []string{"token", "introspect", "revoke"} {
+		seen[ep] = &outageSeen{first503: -1}
+	}
+	record := func(ep string, a answer, err error) {
+		tally.add(a, err)
+		if err != nil {
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if a.status != http.StatusOK && !a.unavailable() && len(badStatuses) < 5 {
+			badStatuses = append(badStatuses, fmt.Sprintf("%s %d %v", ep, a.status, a.body))
+		}
+		if downAt.IsZero() || a.start.Before(downAt) || (!upAt.IsZero() && !a.start.Add(a.took).Before(upAt)) {
+			return // not wholly within the outage
+		}
+		s := seen[ep]
+		switch {
+		case a.status == http.StatusOK:
+			s.ok++
+			if s.first503 >= 0 {
+				s.okAfter503++
+			}
+			if ep != "token" && len(firstViolations) < 5 {
+				firstViolations = append(firstViolations, fmt.Sprintf("%s answered 200 %v after Redis stopped: %v", ep, a.start.Sub(downAt).Round(time.Millisecond), a.body))
+			}
+		case a.unavailable():
+			s.unavailable++
+			if s.first503 < 0 {
+				s.first503 = a.start.Sub(downAt)
+			}
+		default:
+			s.other++
+		}
+	}
+
+	start := time.Now()
+	loadA := startWrk(ctx, tokenWrk(srv.base, half, d))
+	specB, countsFile, err := withFaultScript(w.dir, introspectWrk(srv.base, revoked, half, d))
+	if err != nil {
+		return r, err
+	}
+	loadB := startWrk(ctx, specB)
+	probeDone := make(chan struct{})
+	go func() {
+		defer close(probeDone)
+		probe(loadA.done, func() {
+			x, tok, err := p.token(ctx, srv.base)
+			record("token", x, err)
+			x, err = p.introspect(ctx, srv.base, revoked)
+			record("introspect", x, err)
+			if err == nil && x.active() {
+				mu.Lock()
+				revokedActive++
+				mu.Unlock()
+			}
+			if tok != "" {
+				x, err = p.revoke(ctx, srv.base, tok)
+				record("revoke", x, err)
+			} else {
+				// No fresh token while the service refuses to sign: revoke a
+				// spare one from before the outage.
+				x, err = p.revoke(ctx, srv.base, spare)
+				record("revoke", x, err)
+			}
+		})
+	}()
+
+	// The fault: Redis away for t.Outage, then back with its data.
+	sleepCtx(ctx, t.Before)
+	if err := rp.terminate(); err != nil {
+		return r, err
+	}
+	mu.Lock()
+	downAt = time.Now()
+	mu.Unlock()
+	sleepCtx(ctx, t.Outage)
+	mu.Lock()
+	upAt = time.Now()
+	mu.Unlock()
+	if err := rp.start(); err != nil {
+		return r, err
+	}
+	answering := time.Since(upAt)
+	// Recovery: the token endpoint and introspection answer 200 again.
+	recovered := time.Duration(-1)
+	for deadline := time.Now().Add(outageRecoveryBound); time.Now().Before(deadline); {
+		x, _, err1 := p.token(ctx, srv.base)
+		y, err2 := p.introspect(ctx, srv.base, live)
+		if err1 == nil && err2 == nil && x.status == http.StatusOK && y.status == http.StatusOK {
+			recovered = time.Since(upAt)
+			break
+		}
+		sleepCtx(ctx, 10*time.Millisecond)
+	}
+	wa, errA := loadA.wait()
+	wb, errB := loadB.wait()
+	<-probeDone
+	r.Duration = time.Since(start)
+	if errA != nil {
+		return r, errA
+	}
+	if errB != nil {
+		return r, errB
+	}
+	counts, err := readFaultCounts(countsFile)
+	if err != nil {
+		return r, err
+	}
+	wrkActive := counts.Active
+	r.addWrk(wa)
+	r.addWrk(wb)
+	tally.into(&r)
+	r.RevokedActive = revokedActive + wrkActive
+	r.RecoveryMS = -1
+	if recovered >= 0 {
+		r.RecoveryMS = float64(recovered.Microseconds()) / 1000
+	}
+
+	// After: the revocation made before the outage still holds, the live
+	// token is active (Redis came back with its data).
+	afterRevoked, err1 := p.introspect(ctx, srv.base, revoked)
+	afterLive, err2 := p.introspect(ctx, srv.base, live)
+
+	tok, in, rv := seen["token"], seen["introspect"], seen["revoke"]
+	r.check("503 from the token, introspection and revocation endpoints while Redis is away",
+		tok.unavailable > 0 && in.unavailable > 0 && rv.unavailable > 0,
+		"503s seen: token %d, introspect %d, revoke %d", tok.unavailable, in.unavailable, rv.unavailable)
+	r.check("never 200 for what needs the store (introspection, revocation) while Redis is away",
+		in.ok == 0 && rv.ok == 0, "introspect 200: %d, revoke 200: %d %v", in.ok, rv.ok, firstViolations)
+	r.check("no token issued once the outage was noticed", tok.okAfter503 == 0,
+		"%d tokens after the first 503 (%d before it, signed with the ring already loaded)", tok.okAfter503, tok.ok)
+	r.check("0 revoked tokens reported active", r.RevokedActive == 0,
+		"wrk: %d introspections of the revoked token, %d active; probe: %d active", wb.Requests, wrkActive, revokedActive)
+	r.check("no 5xx but 503, no other status", only(wa.Statuses, 200, 503) && only(wb.Statuses, 200, 503) && len(badStatuses) == 0 && r.Other5xx == 0,
+		"wrk token %s, wrk introspect %s; probe %s %v", statusesString(wa.Statuses), statusesString(wb.Statuses), tally, badStatuses)
+	r.check("no socket errors or hangs", r.SocketErrors == 0,
+		"wrk %d (timeouts %d), probe transport errors in %s", wa.SocketErrors+wb.SocketErrors, wa.Timeouts+wb.Timeouts, tally)
+	r.check("recovery after Redis returns", recovered >= 0,
+		"token and introspection 200 again %v after Redis was started (it answered PING after %v)", recovered.Round(time.Millisecond), answering.Round(time.Millisecond))
+	r.check("the revocation made before the outage holds after it", err1 == nil && err2 == nil &&
+		afterRevoked.status == http.StatusOK && !afterRevoked.active() && afterLive.active(),
+		"revoked token: %d active=%v; live token: %d active=%v", afterRevoked.status, afterRevoked.active(), afterLive.status, afterLive.active())
+	if tok.first503 >= 0 {
+		r.note("the token endpoint answered 503 from %v after Redis stopped (the key ring reloads every second); introspection from %v, revocation from %v",
+			tok.first503.Round(time.Millisecond), in.first503.Round(time.Millisecond), rv.first503.Round(time.Millisecond))
+	}
+	r.note("wrk: token %s, introspect %s", statusesString(wa.Statuses), statusesString(wb.Statuses))
+	return r, nil
+}
+
+// sleepCtx sleeps for d or until ctx is done.
+func sleepCtx(ctx context.Context, d time.Duration) {
+	select {
+	case <-ctx.Done():
+	case <-time.After(d):
+	}
+}
