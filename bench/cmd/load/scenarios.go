@@ -1,0 +1,21 @@
+package main
+
+import "github.com/signet-go/signet/bench/load"
+
+// scenarios composes the lab's scenario lists. Each list's owner adds its
+// one line below (keep the blank lines between them: separate hunks merge
+// without conflict). A list must not contain "hello": the baseline is
+// added here, once. Names are unique across lists (load.Run refuses
+// duplicates).
+func scenarios(quick bool) []load.Scenario {
+	s := []load.Scenario{load.Hello()}
+
+	// The study's shape (h17-study): s = append(s, load.StudyScenarios(quick)...)
+
+	// signet serve, signet guard, the middleware (h17-real): s = append(s, load.RealScenarios(quick)...)
+
+	// Faults under load (h17-faults): s = append(s, load.FaultScenarios(quick)...)
+
+	_ = quick
+	return s
+}
