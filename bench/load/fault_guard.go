@@ -134,7 +134,7 @@ func guardToken(key *signet.Key, n int) (string, error) {
 		ID: "fault-" + strconv.Itoa(n)}, jwt.Options{Lifetime: time.Hour})
 }
 
-// runGuardJWKSFault: signet guard --jwks-url in front of a hello upstream,
+// prepareGuardJWKS: signet guard --jwks-url in front of a hello upstream,
 // with its verified-token cache off (every request verifies). First the
 // guard starts while the key server fails: requests get 503 until it
 // answers, and the recovery is timed. Then, under wrk cycling pre-made
@@ -146,88 +146,89 @@ func guardToken(key *signet.Key, n int) (string, error) {
 // while no key set is held; with a set held, 2xx continue through the
 // failures, no 503, no other 5xx; the token of the unpublished key never
 // 200 until the key server publishes it.
-func runGuardJWKSFault(ctx context.Context, env *Env, t FaultTiming) (FaultResult, error) {
+func prepareGuardJWKS(ctx context.Context, env *Env, t FaultTiming) (fr *faultRun, err error) {
+	fr = &faultRun{}
+	defer fr.closeOnError(&err)
 	phase := t.Load / 4
-	r := FaultResult{Fault: FaultGuardJWKS,
-		What: fmt.Sprintf("signet guard --jwks-url --cache 0 in front of /hello: started while its key server answers 500, which recovers %v later; then under wrk -c%d for %v (pre-made tokens) the key server answers 500, then refuses connections, %v each with SIGHUP to the guard (a refetch that fails), then comes back publishing a new key",
-			t.Before/2, t.Connect, t.Load, phase)}
+	what := fmt.Sprintf("signet guard --jwks-url --cache 0 in front of /hello: started while its key server answers 500, which recovers %v later; then under wrk -c%d for %v (pre-made tokens) the key server answers 500, then refuses connections, %v each with SIGHUP to the guard (a refetch that fails), then comes back publishing a new key",
+		t.Before/2, t.Connect, t.Load, phase)
 	w, err := newFaultWorld(env, "guard")
 	if err != nil {
-		return r, err
+		return nil, err
 	}
 	k1, err := signet.GenerateKeyWithID(signet.ES256, "fault-k1")
 	if err != nil {
-		return r, err
+		return nil, err
 	}
 	k2, err := signet.GenerateKeyWithID(signet.ES256, "fault-k2")
 	if err != nil {
-		return r, err
+		return nil, err
 	}
 	pub1, err := k1.Public()
 	if err != nil {
-		return r, err
+		return nil, err
 	}
 	pub2, err := k2.Public()
 	if err != nil {
-		return r, err
+		return nil, err
 	}
 	set1, err := jwk.MarshalSet(pub1)
 	if err != nil {
-		return r, err
+		return nil, err
 	}
 	set12, err := jwk.MarshalSet(pub1, pub2)
 	if err != nil {
-		return r, err
+		return nil, err
 	}
 	var toks []string
 	for i := range guardTokens {
 		tok, err := guardToken(k1, i)
 		if err != nil {
-			return r, err
+			return nil, err
 		}
 		toks = append(toks, tok)
 	}
 	tokFile := filepath.Join(w.dir, "tokens.txt")
 	if err := os.WriteFile(tokFile, []byte(strings.Join(toks, "\n")+"\n"), 0o600); err != nil {
-		return r, err
+		return nil, err
 	}
 	valid := toks[0]
 	unpublished, err := guardToken(k2, guardTokens)
 	if err != nil {
-		return r, err
+		return nil, err
 	}
 
 	js, err := newJWKSServer(set1)
 	if err != nil {
-		return r, err
+		return nil, err
 	}
-	defer js.close()
+	fr.cleanup(js.close)
 	js.mode.Store(jwksFailing)
 	up, upURL, err := helloUpstream()
 	if err != nil {
-		return r, err
+		return nil, err
 	}
-	defer up.Close()
+	fr.cleanup(func() { up.Close() })
 	gPort, err := freePort()
 	if err != nil {
-		return r, err
+		return nil, err
 	}
 	aPort, err := freePort()
 	if err != nil {
-		return r, err
+		return nil, err
 	}
 	gBase, admin := "http://127.0.0.1:"+gPort, "http://127.0.0.1:"+aPort
 	g, err := StartServer(ctx, ServerSpec{Name: "guard", Argv: []string{w.signet, "guard",
 		"--upstream", upURL, "--jwks-url", js.url(), "--addr", "127.0.0.1:" + gPort, "--admin-addr", "127.0.0.1:" + aPort,
 		"--iss", faultIssuer, "--aud", faultAudience, "--alg", "ES256", "--cache", "0"},
-		Ready: admin + "/healthz"})
+		CPUs: env.ServerCPUs, Ready: admin + "/healthz"})
 	if err != nil {
-		return r, err
+		return nil, err
 	}
-	defer g.Stop()
+	fr.cleanup(func() { g.Stop() })
 
 	p := newProbeClient()
-	defer p.close()
+	fr.cleanup(p.close)
 	get := func(tok string) (answer, error) {
 		req, err := http.NewRequestWithContext(ctx, http.MethodGet, gBase+"/hello", nil)
 		if err != nil {
@@ -257,7 +258,7 @@ func runGuardJWKSFault(ctx context.Context, env *Env, t FaultTiming) (FaultResul
 	}
 	readyNoKeys := adminStatus(ctx, p, admin+"/readyz")
 	if err := js.setMode(jwksOK); err != nil {
-		return r, err
+		return nil, err
 	}
 	upAt := time.Now()
 	recovered := time.Duration(-1)
@@ -274,105 +275,100 @@ func runGuardJWKSFault(ctx context.Context, env *Env, t FaultTiming) (FaultResul
 		sleepCtx(ctx, 10*time.Millisecond)
 	}
 	if recovered < 0 {
-		return r, fmt.Errorf("the guard did not verify within %v of its key server answering", outageRecoveryBound)
+		return nil, fmt.Errorf("the guard did not verify within %v of its key server answering", outageRecoveryBound)
 	}
-	r.RecoveryMS = float64(recovered.Microseconds()) / 1000
 
 	// Phase 2: under wrk, the key server fails while the guard holds a set.
 	var (
-		mu                sync.Mutex
-		failing           atomic.Bool
-		validDuring       = map[int]int64{}
-		unpublishedDuring = map[int]int64{}
-		unpublishedAfter  = map[int]int64{}
-		readyDuring       = map[int]int64{}
-		republished       atomic.Bool
+		mu                                                            sync.Mutex
+		failing, republished                                          atomic.Bool
+		validDuring, unpublishedDuring, unpublishedAfter, readyDuring = map[int]int64{}, map[int]int64{}, map[int]int64{}, map[int]int64{}
+		start                                                         time.Time
 	)
-	spec := WrkSpec{URL: gBase + "/hello", Script: "tokens.lua", Connections: t.Connect, Duration: t.Load,
+	fr.wrk = WrkSpec{URL: gBase + "/hello", Script: "tokens.lua", Connections: t.Connect, Duration: t.Load,
 		Args: []string{"tokens=" + tokFile}}
-	start := time.Now()
-	load := startWrk(ctx, spec)
-	probeDone := make(chan struct{})
-	go func() {
-		defer close(probeDone)
-		probe(load.done, func() {
-			f, rep := failing.Load(), republished.Load()
-			a, err := get(valid)
-			tally.add(a, err)
-			b, errB := get(unpublished)
-			tally.add(b, errB)
-			mu.Lock()
-			defer mu.Unlock()
-			if f {
-				if err == nil {
-					validDuring[a.status]++
+	fr.during = func(done <-chan struct{}) error {
+		start = time.Now()
+		probeDone := make(chan struct{})
+		go func() {
+			defer close(probeDone)
+			probe(done, func() {
+				f, rep := failing.Load(), republished.Load()
+				a, err := get(valid)
+				tally.add(a, err)
+				b, errB := get(unpublished)
+				tally.add(b, errB)
+				ready := 0
+				if f {
+					ready = adminStatus(ctx, p, admin+"/readyz")
 				}
-				if errB == nil {
-					unpublishedDuring[b.status]++
+				mu.Lock()
+				defer mu.Unlock()
+				switch {
+				case f:
+					if err == nil {
+						validDuring[a.status]++
+					}
+					if errB == nil {
+						unpublishedDuring[b.status]++
+					}
+					readyDuring[ready]++
+				case rep && errB == nil:
+					unpublishedAfter[b.status]++
 				}
-				readyDuring[adminStatus(ctx, p, admin+"/readyz")]++
-			} else if rep && errB == nil {
-				unpublishedAfter[b.status]++
+			})
+		}()
+		defer func() { <-probeDone }()
+		for _, step := range []struct {
+			mode    int32
+			failing bool
+		}{{jwksFailing, true}, {jwksDown, true}, {jwksOK, false}} {
+			sleepCtx(ctx, phase)
+			if step.mode == jwksOK {
+				js.set.Store(&set12) // back, publishing the second key
 			}
-		})
-	}()
-	sleepCtx(ctx, phase)
-	failing.Store(true)
-	if err := js.setMode(jwksFailing); err != nil {
-		return r, err
+			failing.Store(step.failing)
+			if err := js.setMode(step.mode); err != nil {
+				return err
+			}
+			if err := g.Signal(syscall.SIGHUP); err != nil { // refetch now
+				return err
+			}
+		}
+		sleepCtx(ctx, 200*time.Millisecond) // the refetch
+		republished.Store(true)
+		return nil
 	}
-	if err := g.Signal(syscall.SIGHUP); err != nil {
-		return r, err
+	fr.check = func(wr WrkResult) (FaultResult, error) {
+		r := FaultResult{What: what, Duration: time.Since(start), RecoveryMS: float64(recovered.Microseconds()) / 1000}
+		r.addWrk(wr)
+		tally.into(&r)
+		fetchErrors, err := guardMetric(ctx, p, admin+"/metrics", "signet_jwks_fetch_errors_total")
+		if err != nil {
+			return r, err
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		r.check("no key set yet: 503, never 200", noKeys[http.StatusOK] == 0 && noKeys[http.StatusServiceUnavailable] > 0 && readyNoKeys == http.StatusServiceUnavailable,
+			"answers before the first fetch succeeded %s, /readyz %d", statusesString(noKeys), readyNoKeys)
+		r.check("recovery once the key server answers", recovered >= 0,
+			"first 200 %v after the key server answered (the guard retries with backoff from 1 s)", recovered.Round(time.Millisecond))
+		r.check("key server failing: the held keys keep serving (wrk all 2xx, no 503)",
+			wr.Statuses[http.StatusOK] > 0 && only(wr.Statuses, http.StatusOK) && wr.SocketErrors == 0 && validDuring[http.StatusOK] > 0 && only(validDuring, http.StatusOK),
+			"wrk %s, socket errors %d; probe during the failure %s", statusesString(wr.Statuses), wr.SocketErrors, statusesString(validDuring))
+		r.check("never 200 for a token the guard cannot verify (key not published)", unpublishedDuring[http.StatusOK] == 0 && len(unpublishedDuring) > 0,
+			"token of the unpublished key while the key server fails: %s", statusesString(unpublishedDuring))
+		r.check("no 5xx other than 503", r.Other5xx == 0, "%d", r.Other5xx)
+		r.check("the refetches failed (500, then connection refused)", js.fails.Load() > 0 && fetchErrors >= 2,
+			"%d answers 500, signet_jwks_fetch_errors_total %v", js.fails.Load(), fetchErrors)
+		r.check("the new key passes once published", unpublishedAfter[http.StatusOK] > 0,
+			"token of the new key after the key server came back: %s", statusesString(unpublishedAfter))
+		r.note("/readyz while the key server failed: %s (200: within the stale bound)", statusesString(readyDuring))
+		r.note("%s", guardStaleNote)
+		r.note("wrk: %.0f requests/s through the guard", wr.RPS)
+		return r, nil
 	}
-	sleepCtx(ctx, phase)
-	if err := js.setMode(jwksDown); err != nil {
-		return r, err
-	}
-	if err := g.Signal(syscall.SIGHUP); err != nil {
-		return r, err
-	}
-	sleepCtx(ctx, phase)
-	js.set.Store(&set12)
-	if err := js.setMode(jwksOK); err != nil {
-		return r, err
-	}
-	failing.Store(false)
-	if err := g.Signal(syscall.SIGHUP); err != nil {
-		return r, err
-	}
-	sleepCtx(ctx, 200*time.Millisecond) // the refetch
-	republished.Store(true)
-	wr, err := load.wait()
-	<-probeDone
-	r.Duration = time.Since(start)
-	if err != nil {
-		return r, err
-	}
-	r.addWrk(wr)
-	tally.into(&r)
-	fetchErrors, err := guardMetric(ctx, p, admin+"/metrics", "signet_jwks_fetch_errors_total")
-	if err != nil {
-		return r, err
-	}
-
-	r.check("no key set yet: 503, never 200", noKeys[http.StatusOK] == 0 && noKeys[http.StatusServiceUnavailable] > 0 && readyNoKeys == http.StatusServiceUnavailable,
-		"answers before the first fetch succeeded %s, /readyz %d", statusesString(noKeys), readyNoKeys)
-	r.check("recovery once the key server answers", recovered >= 0,
-		"first 200 %v after the key server answered (the guard retries with backoff from 1 s)", recovered.Round(time.Millisecond))
-	r.check("key server failing: the held keys keep serving (wrk all 2xx, no 503)",
-		wr.Statuses[http.StatusOK] > 0 && only(wr.Statuses, http.StatusOK) && wr.SocketErrors == 0 && validDuring[http.StatusOK] > 0 && only(validDuring, http.StatusOK),
-		"wrk %s, socket errors %d; probe during the failure %s", statusesString(wr.Statuses), wr.SocketErrors, statusesString(validDuring))
-	r.check("never 200 for a token the guard cannot verify (key not published)", unpublishedDuring[http.StatusOK] == 0 && len(unpublishedDuring) > 0,
-		"token of the unpublished key while the key server fails: %s", statusesString(unpublishedDuring))
-	r.check("no 5xx other than 503", r.Other5xx == 0, "%d", r.Other5xx)
-	r.check("the refetches failed (500, then connection refused)", js.fails.Load() > 0 && fetchErrors >= 2,
-		"%d answers 500, signet_jwks_fetch_errors_total %v", js.fails.Load(), fetchErrors)
-	r.check("the new key passes once published", unpublishedAfter[http.StatusOK] > 0,
-		"token of the new key after the key server came back: %s", statusesString(unpublishedAfter))
-	r.note("/readyz while the key server failed: %s (200: within the stale bound)", statusesString(readyDuring))
-	r.note("%s", guardStaleNote)
-	r.note("wrk: %.0f requests/s through the guard", wr.RPS)
-	return r, nil
+	return fr, nil
 }
 
 // adminStatus is the status of GET target (0 on a transport error).

@@ -102,7 +102,7 @@ func (w *faultWorld) startServe(ctx context.Context, o serveOpts) (*serveProc, e
 		argv = append(argv, "--rotate", o.rotate.String())
 	}
 	base := "http://" + o.addr
-	s, err := StartServer(ctx, ServerSpec{Name: o.name, Argv: argv, Env: []string{"SIGNET_KEK=" + w.kek},
+	s, err := StartServer(ctx, ServerSpec{Name: o.name, Argv: argv, Env: []string{"SIGNET_KEK=" + w.kek}, CPUs: w.env.ServerCPUs,
 		Ready: base + pathReady, ReadyTimeout: 20 * time.Second})
 	if err != nil {
 		return nil, err

@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -30,9 +31,12 @@ const (
 	// sigtermExitBound bounds the wait for the process to exit (serve
 	// waits up to 10 s for requests in flight).
 	sigtermExitBound = 15 * time.Second
+	// sigtermTail is how long wrk runs on after t.Before: the signal,
+	// the exit, and wrk's connections refused.
+	sigtermTail = 2 * time.Second
 )
 
-// runSIGTERMFault: signet serve --data under wrk on the token endpoint
+// prepareSIGTERM: signet serve --data under wrk on the token endpoint
 // while the probe gets and revokes tokens; requests are held in flight
 // (headers read, body not finished: tokens and revocations) when SIGTERM
 // arrives, and finished after it. Then serve starts again on the same
@@ -42,215 +46,225 @@ const (
 // the process exits 0, and nothing is lost: the key ring is the same,
 // every revocation acknowledged before the exit holds, every token issued
 // verifies and introspects active unless revoked.
-func runSIGTERMFault(ctx context.Context, env *Env, t FaultTiming) (FaultResult, error) {
-	d := t.Before + 2*time.Second
-	r := FaultResult{Fault: FaultSIGTERM, RecoveryMS: -1,
-		What: fmt.Sprintf("signet serve --data under wrk -c%d on the token endpoint (%v) and a Go probe getting and revoking tokens; SIGTERM %v in with %d requests held in flight (headers read, bodies finished %v after the signal); then a restart on the same data",
-			t.Connect, d, t.Before, inflightRequests, inflightHold)}
+func prepareSIGTERM(ctx context.Context, env *Env, t FaultTiming) (fr *faultRun, err error) {
+	fr = &faultRun{}
+	defer fr.closeOnError(&err)
+	d := faultLoadDuration(FaultSIGTERM, t)
 	w, err := newFaultWorld(env, "sigterm")
 	if err != nil {
-		return r, err
+		return nil, err
 	}
 	data := filepath.Join(w.dir, "data")
 	srv, err := w.startServe(ctx, serveOpts{name: "serve-data", data: data})
 	if err != nil {
-		return r, err
+		return nil, err
 	}
-	defer srv.Stop()
-	addr := srv.base[len("http://"):]
+	fr.cleanup(func() { srv.Stop() })
+	addr := strings.TrimPrefix(srv.base, "http://")
 
 	p := newProbeClient()
-	defer p.close()
+	fr.cleanup(p.close)
 	_, kidsBefore, err := fetchKids(ctx, p, srv.base)
 	if err != nil {
-		return r, err
+		return nil, err
 	}
 	// Tokens for the revocations held in flight.
 	var toRevoke []string
 	for range inflightRequests / 2 {
 		_, tok, err := p.token(ctx, srv.base)
 		if err != nil {
-			return r, err
+			return nil, err
 		}
 		toRevoke = append(toRevoke, tok)
+	}
+	spec, countsFile, err := withFaultScript(w.dir, tokenWrk(srv.base, t.Connect, d))
+	if err != nil {
+		return nil, err
 	}
 
 	tally := newStatusTally()
 	var (
-		mu       sync.Mutex
-		issued   []string            // tokens issued (200) to the probe
-		revoked  = map[string]bool{} // revocations acknowledged (200)
-		stopping atomic.Bool
+		mu          sync.Mutex
+		issued      []string            // tokens issued (200) to the probe
+		revoked     = map[string]bool{} // revocations acknowledged (200)
+		stopping    atomic.Bool
+		start       time.Time
+		completed   int
+		heldFails   []string
+		heldToks    []string
+		exitCode    = -1
+		exitErr     error
+		exitedAfter time.Duration
 	)
-	stopProbe := make(chan struct{})
-	spec, countsFile, err := withFaultScript(w.dir, tokenWrk(srv.base, t.Connect, d))
-	if err != nil {
-		return r, err
-	}
-	start := time.Now()
-	load := startWrk(ctx, spec)
-	probeDone := make(chan struct{})
-	go func() {
-		defer close(probeDone)
-		probe(stopProbe, func() {
-			if stopping.Load() {
-				return
-			}
-			x, tok, err := p.token(ctx, srv.base)
-			tally.add(x, err)
-			if err != nil || tok == "" {
-				return
-			}
-			mu.Lock()
-			issued = append(issued, tok)
-			n := len(issued)
-			mu.Unlock()
-			if n%2 == 0 {
-				x, err := p.revoke(ctx, srv.base, tok)
+	fr.wrk = spec
+	fr.during = func(done <-chan struct{}) error {
+		start = time.Now()
+		stopProbe := make(chan struct{})
+		probeDone := make(chan struct{})
+		go func() {
+			defer close(probeDone)
+			probe(stopProbe, func() {
+				if stopping.Load() {
+					return
+				}
+				x, tok, err := p.token(ctx, srv.base)
 				tally.add(x, err)
-				if err == nil && x.status == http.StatusOK {
+				if err != nil || tok == "" {
+					return
+				}
+				mu.Lock()
+				issued = append(issued, tok)
+				n := len(issued)
+				mu.Unlock()
+				if n%2 == 0 {
+					x, err := p.revoke(ctx, srv.base, tok)
+					tally.add(x, err)
+					if err == nil && x.status == http.StatusOK {
+						mu.Lock()
+						revoked[tok] = true
+						mu.Unlock()
+					}
+				}
+			})
+		}()
+		defer func() {
+			close(stopProbe)
+			<-probeDone
+		}()
+
+		sleepCtx(ctx, t.Before)
+		// Requests in flight: headers sent and read, the body's last byte held.
+		var held []*heldRequest
+		defer func() {
+			for _, h := range held {
+				h.conn.Close()
+			}
+		}()
+		for i := range inflightRequests {
+			var h *heldRequest
+			var err error
+			if i%2 == 0 {
+				h, err = holdRequest(addr, pathToken, url.Values{"grant_type": {"client_credentials"}}, faultClientA, faultSecretA)
+			} else {
+				h, err = holdRequest(addr, pathRevoke, url.Values{"token": {toRevoke[i/2]}}, faultClientA, faultSecretA)
+			}
+			if err != nil {
+				return fmt.Errorf("a request held in flight: %w", err)
+			}
+			held = append(held, h)
+		}
+		sleepCtx(ctx, inflightSettle)
+		stopping.Store(true) // the probe's own rounds end with the process
+		if err := srv.Signal(syscall.SIGTERM); err != nil {
+			return err
+		}
+		signalled := time.Now()
+		sleepCtx(ctx, inflightHold)
+		for i, h := range held {
+			status, body, err := h.finish()
+			tally.add(answer{status: status}, err)
+			switch {
+			case err != nil:
+				heldFails = append(heldFails, err.Error())
+			case status != http.StatusOK:
+				heldFails = append(heldFails, fmt.Sprintf("%d %s", status, body))
+			default:
+				completed++
+				if i%2 == 0 {
+					var m struct {
+						AccessToken string `json:"access_token"`
+					}
+					if json.Unmarshal(body, &m) == nil && m.AccessToken != "" {
+						heldToks = append(heldToks, m.AccessToken)
+					}
+				} else {
 					mu.Lock()
-					revoked[tok] = true
+					revoked[toRevoke[i/2]] = true
 					mu.Unlock()
 				}
 			}
-		})
-	}()
-
-	sleepCtx(ctx, t.Before)
-	// Requests in flight: headers sent and read, the body's last byte held.
-	var held []*heldRequest
-	for i := range inflightRequests {
-		var h *heldRequest
-		if i%2 == 0 {
-			h, err = holdRequest(addr, pathToken, url.Values{"grant_type": {"client_credentials"}}, faultClientA, faultSecretA)
-		} else {
-			h, err = holdRequest(addr, pathRevoke, url.Values{"token": {toRevoke[i/2]}}, faultClientA, faultSecretA)
 		}
+		select {
+		case <-srv.Done():
+			_, exitErr = srv.Exited()
+			exitCode = exitCodeOf(exitErr)
+		case <-time.After(sigtermExitBound):
+			exitErr = fmt.Errorf("still running %v after SIGTERM", sigtermExitBound)
+		}
+		exitedAfter = time.Since(signalled)
+		return nil
+	}
+	fr.check = func(wr WrkResult) (FaultResult, error) {
+		r := FaultResult{RecoveryMS: -1, Duration: time.Since(start),
+			What: fmt.Sprintf("signet serve --data under wrk -c%d on the token endpoint (%v) and a Go probe getting and revoking tokens; SIGTERM %v in with %d requests held in flight (headers read, bodies finished %v after the signal); then a restart on the same data",
+				t.Connect, d, t.Before, inflightRequests, inflightHold)}
+		counts, err := readFaultCounts(countsFile)
 		if err != nil {
-			return r, fmt.Errorf("a request held in flight: %w", err)
+			return r, err
 		}
-		held = append(held, h)
-	}
-	sleepCtx(ctx, inflightSettle)
-	stopping.Store(true) // the probe's own rounds end with the process
-	if err := srv.Signal(syscall.SIGTERM); err != nil {
-		return r, err
-	}
-	signalled := time.Now()
-	sleepCtx(ctx, inflightHold)
-	var (
-		completed int
-		heldFails []string
-		heldToks  []string
-	)
-	for i, h := range held {
-		status, body, err := h.finish()
-		tally.add(answer{status: status}, err)
-		switch {
-		case err != nil:
-			heldFails = append(heldFails, err.Error())
-		case status != http.StatusOK:
-			heldFails = append(heldFails, fmt.Sprintf("%d %s", status, body))
-		default:
-			completed++
-			if i%2 == 0 {
-				var m struct {
-					AccessToken string `json:"access_token"`
-				}
-				if json.Unmarshal(body, &m) == nil && m.AccessToken != "" {
-					heldToks = append(heldToks, m.AccessToken)
-				}
-			} else {
-				mu.Lock()
-				revoked[toRevoke[i/2]] = true
-				mu.Unlock()
-			}
-		}
-	}
-	exitCode, exitErr := -1, error(nil)
-	select {
-	case <-srv.Done():
-		_, exitErr = srv.Exited()
-		exitCode = exitCodeOf(exitErr)
-	case <-time.After(sigtermExitBound):
-		exitErr = fmt.Errorf("still running %v after SIGTERM", sigtermExitBound)
-	}
-	exitedAfter := time.Since(signalled)
-	close(stopProbe)
-	<-probeDone
-	wr, err := load.wait()
-	r.Duration = time.Since(start)
-	if err != nil {
-		return r, err
-	}
-	counts, err := readFaultCounts(countsFile)
-	if err != nil {
-		return r, err
-	}
-	r.addWrk(wr)
-	tally.into(&r)
+		r.addWrk(wr)
+		tally.into(&r)
 
-	// Restart on the same data: nothing lost.
-	again, err := w.startServe(ctx, serveOpts{name: "serve-data-again", data: data, addr: addr})
-	if err != nil {
-		return r, fmt.Errorf("restart: %w", err)
-	}
-	defer again.Stop()
-	_, kidsAfter, err := fetchKids(ctx, p, again.base)
-	if err != nil {
-		return r, err
-	}
-	cache := newJWKSCache(again.base, p.hc)
-	mu.Lock()
-	all := append(slices.Clone(issued), heldToks...)
-	mu.Unlock()
-	var lostRevocations, notVerified, notActive, checked int
-	var firstLost []string
-	for tok := range revoked {
-		x, err := p.introspect(ctx, again.base, tok)
-		if err != nil || x.status != http.StatusOK || x.active() {
-			lostRevocations++
-			if len(firstLost) < 3 {
-				firstLost = append(firstLost, fmt.Sprintf("revoked token: %d %v %v", x.status, x.body, err))
+		// Restart on the same data: nothing lost.
+		again, err := w.startServe(ctx, serveOpts{name: "serve-data-again", data: data, addr: addr})
+		if err != nil {
+			return r, fmt.Errorf("restart: %w", err)
+		}
+		defer again.Stop()
+		_, kidsAfter, err := fetchKids(ctx, p, again.base)
+		if err != nil {
+			return r, err
+		}
+		cache := newJWKSCache(again.base, p.hc)
+		all := append(slices.Clone(issued), heldToks...)
+		var lostRevocations, notVerified, notActive, checked int
+		var firstLost []string
+		for tok := range revoked {
+			x, err := p.introspect(ctx, again.base, tok)
+			if err != nil || x.status != http.StatusOK || x.active() {
+				lostRevocations++
+				if len(firstLost) < 3 {
+					firstLost = append(firstLost, fmt.Sprintf("revoked token: %d %v %v", x.status, x.body, err))
+				}
 			}
 		}
-	}
-	for _, tok := range all {
-		if revoked[tok] {
-			continue
-		}
-		checked++
-		if _, err := cache.verify(ctx, tok); err != nil {
-			notVerified++
-			if len(firstLost) < 3 {
-				firstLost = append(firstLost, "token: "+err.Error())
+		for _, tok := range all {
+			if revoked[tok] {
+				continue
 			}
-			continue
+			checked++
+			if _, err := cache.verify(ctx, tok); err != nil {
+				notVerified++
+				if len(firstLost) < 3 {
+					firstLost = append(firstLost, "token: "+err.Error())
+				}
+				continue
+			}
+			if x, err := p.introspect(ctx, again.base, tok); err != nil || !x.active() {
+				notActive++
+			}
 		}
-		if x, err := p.introspect(ctx, again.base, tok); err != nil || !x.active() {
-			notActive++
-		}
-	}
-	r.Verified, r.FailedVerifications = int64(checked-notVerified), int64(notVerified)
-	r.RevokedActive = int64(lostRevocations)
+		r.Verified, r.FailedVerifications = int64(checked-notVerified), int64(notVerified)
+		r.RevokedActive = int64(lostRevocations)
 
-	r.check("requests in flight at SIGTERM completed", completed == len(held),
-		"%d of %d answered 200 %v", completed, len(held), heldFails)
-	r.check("exit status 0", exitErr == nil && exitCode == 0, "exit %d %v, %v after SIGTERM", exitCode, exitErr, exitedAfter.Round(time.Millisecond))
-	r.check("wrk: no socket error but one close per connection", counts.Read <= int64(spec.Connections) && counts.Write == 0 && counts.Timeout == 0,
-		"read %d (≤ %d connections), write %d, timeout %d; connect %d (refused once the process had exited, never sent)",
-		counts.Read, spec.Connections, counts.Write, counts.Timeout, counts.Connect)
-	r.check("every answer 200", r.Status2xx == r.Requests-r.SocketErrors && r.Other5xx == 0 && r.Status503 == 0,
-		"wrk %s; probe %s", statusesString(wr.Statuses), tally)
-	r.check("the key ring survives the restart", slices.Equal(kidsBefore, kidsAfter), "before %v, after %v", kidsBefore, kidsAfter)
-	r.check("every acknowledged revocation holds after the restart", lostRevocations == 0,
-		"%d revocations, %d lost %v", len(revoked), lostRevocations, firstLost)
-	r.check("every token issued verifies and is active after the restart", checked > 0 && notVerified == 0 && notActive == 0,
-		"%d tokens: %d do not verify, %d inactive", checked, notVerified, notActive)
-	r.note("wrk: %d requests, %.0f tokens/s until the signal; the process exited %v after SIGTERM",
-		wr.Requests, float64(wr.Requests)/t.Before.Seconds(), exitedAfter.Round(time.Millisecond))
-	return r, nil
+		r.check("requests in flight at SIGTERM completed", completed == inflightRequests,
+			"%d of %d answered 200 %v", completed, inflightRequests, heldFails)
+		r.check("exit status 0", exitErr == nil && exitCode == 0, "exit %d %v, %v after SIGTERM", exitCode, exitErr, exitedAfter.Round(time.Millisecond))
+		r.check("wrk: no socket error but one close per connection", counts.Read <= int64(spec.Connections) && counts.Write == 0 && counts.Timeout == 0,
+			"read %d (≤ %d connections), write %d, timeout %d; connect %d (refused once the process had exited: never sent)",
+			counts.Read, spec.Connections, counts.Write, counts.Timeout, counts.Connect)
+		r.check("every answer 200", only(wr.Statuses, http.StatusOK) && r.Status503 == 0 && r.Other5xx == 0 && r.Other == 0,
+			"wrk %s; probe %s", statusesString(wr.Statuses), tally)
+		r.check("the key ring survives the restart", slices.Equal(kidsBefore, kidsAfter), "before %v, after %v", kidsBefore, kidsAfter)
+		r.check("every acknowledged revocation holds after the restart", lostRevocations == 0,
+			"%d revocations, %d lost %v", len(revoked), lostRevocations, firstLost)
+		r.check("every token issued verifies and is active after the restart", checked > 0 && notVerified == 0 && notActive == 0,
+			"%d tokens: %d do not verify, %d inactive", checked, notVerified, notActive)
+		r.note("wrk: %d requests, about %.0f tokens/s until the signal; the process exited %v after SIGTERM",
+			wr.Requests, float64(wr.Requests)/t.Before.Seconds(), exitedAfter.Round(time.Millisecond))
+		return r, nil
+	}
+	return fr, nil
 }
 
 // heldRequest is a form POST whose headers and all but the last byte of

@@ -2,8 +2,8 @@ package load
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
-	"io"
 	"maps"
 	"net/http"
 	"slices"
@@ -25,38 +25,41 @@ const (
 // socket errors, and what the Go probe running beside wrk checked one
 // answer at a time (verifications, introspections, in-flight requests).
 type FaultResult struct {
-	Fault    string        // one of the Fault* names
-	What     string        // what was done, in one line
-	Duration time.Duration // how long the load ran
+	Fault    string        `json:"fault"`       // one of the Fault* names
+	What     string        `json:"what"`        // what was done, in one line
+	Duration time.Duration `json:"duration_ns"` // how long the load ran
 
 	// Every answer, wrk's and the probe's: 2xx, 503, other 5xx, anything
 	// else (4xx the probe asked for, such as 401 for a token of an
-	// unpublished key, are counted under Other and named in Notes).
-	Requests                       int64
-	Status2xx, Status503, Other5xx int64
-	Other                          int64
-	SocketErrors                   int64 // wrk's connect+read+write+timeout, and probe transport errors
+	// unpublished key, are counted under Other and named in the checks).
+	Requests     int64 `json:"seen_requests"`
+	Status2xx    int64 `json:"status_2xx"`
+	Status503    int64 `json:"status_503"`
+	Other5xx     int64 `json:"other_5xx"`
+	Other        int64 `json:"other_status"`
+	SocketErrors int64 `json:"seen_socket_errors"` // wrk's connect+read+write+timeout, and probe transport errors
 	// Verified counts tokens the probe verified as a resource server
 	// does; FailedVerifications those that did not verify.
-	Verified, FailedVerifications int64
+	Verified            int64 `json:"verified"`
+	FailedVerifications int64 `json:"failed_verifications"`
 	// RevokedActive counts introspections that reported a revoked token
 	// active (the target is 0).
-	RevokedActive int64
+	RevokedActive int64 `json:"revoked_active"`
 	// RecoveryMS is how long the service took to answer 200 again once
-	// the fault ended (Redis answering again); -1 when the fault has no
-	// recovery to measure.
-	RecoveryMS float64
+	// the fault ended (Redis, or the guard's key server, answering
+	// again); -1 when the fault has no recovery to measure.
+	RecoveryMS float64 `json:"recovery_ms"`
 
-	Checks []FaultCheck // each target, with what was seen
-	Notes  []string     // figures that explain the counts
-	Pass   bool         // every check passed
+	Checks []FaultCheck `json:"checks"` // each target, with what was seen
+	Notes  []string     `json:"notes"`  // figures that explain the counts
+	Pass   bool         `json:"pass"`   // every check passed
 }
 
 // FaultCheck is one target of a fault and whether it was met.
 type FaultCheck struct {
-	Target string // e.g. "0 failed verifications"
-	Pass   bool
-	Got    string // what was seen
+	Target string `json:"target"` // e.g. "0 failed verifications"
+	Pass   bool   `json:"pass"`
+	Got    string `json:"got"` // what was seen
 }
 
 // check records a target; the result passes only if every check does.
@@ -143,35 +146,111 @@ func FaultTimingFor(quick bool) FaultTiming {
 		After: 5 * time.Second, Rotate: 2 * time.Second, Connect: 10}
 }
 
-// A Fault is one fault under load: Run starts what it needs under
-// env.Tmp, runs the load, injects the fault, stops everything and
-// reports what clients saw. An error means the fault could not be run
-// (a missing program, a server that did not start); a target that was
-// missed is a FaultResult that does not pass.
+// A Fault is one fault under load. Its prepare starts what the fault
+// needs (Redis, signet serve or guard, a key server, under env.Tmp) and
+// returns the run: the wrk load, what happens while it runs (a probe, a
+// second wrk, the fault itself) and the verdict after it. An error means
+// the fault could not be run (a missing program, a server that did not
+// start); a missed target is a FaultResult that does not pass.
 type Fault struct {
-	Name string
-	Run  func(ctx context.Context, env *Env, t FaultTiming) (FaultResult, error)
+	Name    string
+	Labels  map[string]string // the results.json record's format, alg, op, lib
+	prepare func(ctx context.Context, env *Env, t FaultTiming) (*faultRun, error)
 }
 
-// FaultScenarios returns the five faults of the HTTP lab, in the order
-// they run: key rotation, two instances on one Redis, the Redis outage,
-// SIGTERM, the guard's JWKS server failing.
-func FaultScenarios() []Fault {
-	return []Fault{
-		{Name: FaultRotation, Run: runRotationFault},
-		{Name: FaultTwoInstances, Run: runTwoInstancesFault},
-		{Name: FaultRedisOutage, Run: runRedisOutageFault},
-		{Name: FaultSIGTERM, Run: runSIGTERMFault},
-		{Name: FaultGuardJWKS, Run: runGuardJWKSFault},
+// faultRun is one fault, prepared.
+type faultRun struct {
+	wrk WrkSpec // the load, measured as a scenario's
+	// during runs while wrk does; done is closed when wrk has finished.
+	// It returns once the fault's own sequence has ended.
+	during func(done <-chan struct{}) error
+	// check reads the outcome once wrk and during have ended.
+	check   func(res WrkResult) (FaultResult, error)
+	closers []func()
+}
+
+// cleanup adds a cleanup, run in reverse order by close.
+func (f *faultRun) cleanup(fn func()) { f.closers = append(f.closers, fn) }
+
+// closeOnError closes f when *err is set (a prepare that failed halfway).
+func (f *faultRun) closeOnError(err *error) {
+	if *err != nil {
+		f.close()
 	}
 }
 
-// RunFaults runs every fault with the timing of quick (make load) or full
-// (make load-full) and returns their results, progress on env.Log. It
-// stops at the first fault that could not be run; faults that missed a
-// target are results with Pass false (see FaultResult.Failed).
+func (f *faultRun) close() {
+	for i := len(f.closers) - 1; i >= 0; i-- {
+		f.closers[i]()
+	}
+	f.closers = nil
+}
+
+// FaultList returns the five faults of the HTTP lab, in the order they
+// run: key rotation, two instances on one Redis, the Redis outage,
+// SIGTERM, the guard's JWKS server failing.
+func FaultList() []Fault {
+	serve := func(op string) map[string]string {
+		return map[string]string{"format": "JWT", "alg": "ES256", "op": op, "lib": "signet-serve"}
+	}
+	return []Fault{
+		{Name: FaultRotation, Labels: serve("fault-rotation"), prepare: prepareRotation},
+		{Name: FaultTwoInstances, Labels: serve("fault-two-instances"), prepare: prepareTwoInstances},
+		{Name: FaultRedisOutage, Labels: serve("fault-redis-outage"), prepare: prepareRedisOutage},
+		{Name: FaultSIGTERM, Labels: serve("fault-sigterm"), prepare: prepareSIGTERM},
+		{Name: FaultGuardJWKS, Labels: map[string]string{"format": "JWT", "alg": "ES256", "op": "fault-guard-jwks", "lib": "signet-guard"}, prepare: prepareGuardJWKS},
+	}
+}
+
+// FaultScenarios returns the faults as scenarios of the lab's run
+// (group "faults", suite "http-faults", one round, no warm-up), named
+// "fault/<name>": the measured wrk run is the fault's load, the fault
+// happens during it (Target.During), and Target.Check returns the
+// FaultResult as the record's fields (FaultRecord). A missed target is
+// not an error of the run: the record says pass false and which check
+// failed; FaultResults reads the results back for the report.
+func FaultScenarios(quick bool) []Scenario {
+	t := FaultTimingFor(quick)
+	var out []Scenario
+	for _, f := range FaultList() {
+		f := f
+		out = append(out, Scenario{
+			Group: "faults", Name: "fault/" + f.Name, Suite: "http-faults", Labels: f.Labels,
+			Rounds: 1, NoWarmup: true, Duration: faultLoadDuration(f.Name, t),
+			Setup: func(ctx context.Context, env *Env) (*Target, error) {
+				fr, err := f.prepare(ctx, env, t)
+				if err != nil {
+					return nil, err
+				}
+				return &Target{
+					Wrk:    fr.wrk,
+					During: func(dctx context.Context) error { return fr.during(dctx.Done()) },
+					Check: func(res WrkResult) (map[string]any, error) {
+						r, err := fr.check(res)
+						if err != nil {
+							return nil, err
+						}
+						r.Fault = f.Name
+						r.finish()
+						logf(env, "fault %s: %s", f.Name, r.verdict())
+						return FaultRecord(r), nil
+					},
+					Close: func() error { fr.close(); return nil },
+				}, nil
+			},
+		})
+	}
+	return out
+}
+
+// RunFaults runs every fault, one after the other, with the timing of
+// quick (make load) or full (make load-full) and returns their results,
+// progress on env.Log. It stops at the first fault that could not be run;
+// faults that missed a target are results with Pass false (see
+// FaultResult.Failed). The lab's driver runs the same faults through Run
+// (FaultScenarios); RunFaults is for a caller that wants them alone.
 func RunFaults(ctx context.Context, env *Env, quick bool) ([]FaultResult, error) {
-	return runFaults(ctx, env, FaultTimingFor(quick), FaultScenarios())
+	return runFaults(ctx, env, FaultTimingFor(quick), FaultList())
 }
 
 func runFaults(ctx context.Context, env *Env, t FaultTiming, faults []Fault) ([]FaultResult, error) {
@@ -179,20 +258,113 @@ func runFaults(ctx context.Context, env *Env, t FaultTiming, faults []Fault) ([]
 	for i, f := range faults {
 		logf(env, "fault %d/%d: %s …", i+1, len(faults), f.Name)
 		start := time.Now()
-		r, err := f.Run(ctx, env, t)
+		r, err := runFault(ctx, env, t, f)
 		if err != nil {
 			return out, fmt.Errorf("fault %s: %w", f.Name, err)
 		}
-		r.Fault = f.Name
-		r.finish()
-		verdict := "pass"
-		if !r.Pass {
-			verdict = "FAIL: " + strings.Join(r.Failed(), "; ")
-		}
-		logf(env, "fault %d/%d: %s: %s (%v)", i+1, len(faults), f.Name, verdict, time.Since(start).Round(100*time.Millisecond))
+		logf(env, "fault %d/%d: %s: %s (%v)", i+1, len(faults), f.Name, r.verdict(), time.Since(start).Round(100*time.Millisecond))
 		out = append(out, r)
 	}
 	return out, nil
+}
+
+// runFault runs one fault as Run runs its scenario: wrk with the fault
+// happening during it, then the check.
+func runFault(ctx context.Context, env *Env, t FaultTiming, f Fault) (FaultResult, error) {
+	fr, err := f.prepare(ctx, env, t)
+	if err != nil {
+		return FaultResult{}, err
+	}
+	defer fr.close()
+	spec := fr.wrk
+	spec.Duration = faultLoadDuration(f.Name, t)
+	if spec.CPUs == "" {
+		spec.CPUs = env.WrkCPUs
+	}
+	done := make(chan struct{})
+	duringErr := make(chan error, 1)
+	go func() { duringErr <- fr.during(done) }()
+	res, err := RunWrk(ctx, spec)
+	close(done)
+	derr := <-duringErr
+	if err != nil {
+		return FaultResult{}, err
+	}
+	if derr != nil {
+		return FaultResult{}, fmt.Errorf("during the run: %w", derr)
+	}
+	r, err := fr.check(res)
+	if err != nil {
+		return FaultResult{}, err
+	}
+	r.Fault = f.Name
+	r.finish()
+	return r, nil
+}
+
+// verdict is "pass" or the failed checks.
+func (r FaultResult) verdict() string {
+	if r.Pass {
+		return "pass"
+	}
+	return "FAIL: " + strings.Join(r.Failed(), "; ")
+}
+
+// FaultRecord is r as the fields of its results.json record (suite
+// http-faults): fault, pass, what, duration_ns, seen_requests,
+// status_2xx, status_503, other_5xx, other_status, seen_socket_errors,
+// verified, failed_verifications, revoked_active, recovery_ms, checks
+// (target, pass, got) and notes. The record's own requests, errors,
+// non2xx and statuses are those of the fault's main wrk run.
+func FaultRecord(r FaultResult) map[string]any {
+	b, err := json.Marshal(r)
+	if err != nil { // a struct of strings and numbers: cannot happen
+		return map[string]any{"fault": r.Fault, "pass": false, "error": err.Error()}
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		return map[string]any{"fault": r.Fault, "pass": false, "error": err.Error()}
+	}
+	return m
+}
+
+// FaultResults reads the fault results back from the measurements of a
+// run (the scenarios of FaultScenarios, suite http-faults), in order. A
+// fault whose run failed is a result that does not pass, its error as
+// its one check.
+func FaultResults(ms []Measurement) []FaultResult {
+	var out []FaultResult
+	for _, m := range ms {
+		if m.Suite != "http-faults" {
+			continue
+		}
+		var r FaultResult
+		b, err := json.Marshal(m.Extra)
+		if err == nil && m.Extra != nil {
+			err = json.Unmarshal(b, &r)
+		}
+		if err != nil || m.Extra == nil || m.Error != "" {
+			why := m.Error
+			if why == "" && err != nil {
+				why = err.Error()
+			}
+			r = FaultResult{Fault: strings.TrimPrefix(m.Scenario, "fault/"), RecoveryMS: -1,
+				Checks: []FaultCheck{{Target: "the fault ran", Got: why}}}
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// faultLoadDuration is how long the main wrk run of a fault lasts.
+func faultLoadDuration(name string, t FaultTiming) time.Duration {
+	switch name {
+	case FaultRedisOutage:
+		return t.Before + t.Outage + outageRecoveryAllowance + t.After
+	case FaultSIGTERM:
+		return t.Before + sigtermTail
+	}
+	return t.Load
 }
 
 // logf writes one progress line to env.Log, if any.
@@ -306,5 +478,3 @@ func only(m map[int]int64, allowed ...int) bool {
 	}
 	return true
 }
-
-var _ io.Writer = (*lockedBuffer)(nil)
