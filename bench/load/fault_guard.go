@@ -283,6 +283,7 @@ func prepareGuardJWKS(ctx context.Context, env *Env, t FaultTiming) (fr *faultRu
 		mu                                                            sync.Mutex
 		failing, republished                                          atomic.Bool
 		validDuring, unpublishedDuring, unpublishedAfter, readyDuring = map[int]int64{}, map[int]int64{}, map[int]int64{}, map[int]int64{}
+		publishedAt                                                   atomic.Int64 // unix ns: when the key server published the new key
 		start                                                         time.Time
 	)
 	fr.wrk = WrkSpec{URL: gBase + "/hello", Script: "tokens.lua", Connections: t.Connect, Duration: t.Load,
@@ -298,6 +299,13 @@ func prepareGuardJWKS(ctx context.Context, env *Env, t FaultTiming) (fr *faultRu
 				tally.add(a, err)
 				b, errB := get(unpublished)
 				tally.add(b, errB)
+				if f && errB == nil {
+					// Answered after the new key was published: not a
+					// token the guard could not verify any more.
+					if at := publishedAt.Load(); at != 0 && !b.start.Add(b.took).Before(time.Unix(0, at)) {
+						f = false
+					}
+				}
 				ready := 0
 				if f {
 					ready = adminStatus(ctx, p, admin+"/readyz")
@@ -325,6 +333,7 @@ func prepareGuardJWKS(ctx context.Context, env *Env, t FaultTiming) (fr *faultRu
 		}{{jwksFailing, true}, {jwksDown, true}, {jwksOK, false}} {
 			sleepCtx(ctx, phase)
 			if step.mode == jwksOK {
+				publishedAt.Store(time.Now().UnixNano())
 				js.set.Store(&set12) // back, publishing the second key
 			}
 			failing.Store(step.failing)

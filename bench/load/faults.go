@@ -434,6 +434,13 @@ func (t *statusTally) add(a answer, err error) {
 	t.statuses[a.status]++
 }
 
+// transportErrors is the number of requests that got no answer.
+func (t *statusTally) transportErrors() int64 {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.errors
+}
+
 // into adds the tally to r.
 func (t *statusTally) into(r *FaultResult) {
 	t.mu.Lock()

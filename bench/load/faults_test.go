@@ -2,10 +2,14 @@ package load
 
 import (
 	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -161,5 +165,45 @@ func TestFaultScenarios(t *testing.T) {
 	}
 	if _, err := Plan(append([]Scenario{Hello()}, FaultScenarios(true)...), Options{}); err != nil {
 		t.Fatalf("Plan: %v", err)
+	}
+}
+
+// TestFaultScriptCounts: fault.lua counts the answers that say
+// "active":true (and only those) and writes wrk's socket errors by kind:
+// against a server that answers active to every other request, the count
+// is half the 200s, give or take the requests in flight at the end.
+func TestFaultScriptCounts(t *testing.T) {
+	if _, err := exec.LookPath("wrk"); err != nil {
+		t.Fatalf("wrk is not installed (scripts/install-wrk.sh): %v", err)
+	}
+	var n atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		if n.Add(1)%2 == 0 {
+			io.WriteString(w, `{"active":true,"sub":"x"}`)
+			return
+		}
+		io.WriteString(w, `{"active":false}`)
+	}))
+	defer srv.Close()
+	spec, out, err := withFaultScript(t.TempDir(), WrkSpec{URL: srv.URL, Connections: 2, Duration: time.Second, CPUs: "-",
+		Args: []string{"method=POST", "body=token=x"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := RunWrk(context.Background(), spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := readFaultCounts(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ok := res.Statuses[http.StatusOK]
+	if ok == 0 || c.Active < ok/2-2 || c.Active > ok/2+2 {
+		t.Errorf("%d answers 200, half of them active; fault.lua counted %d", ok, c.Active)
+	}
+	if c.Connect+c.Read+c.Write+c.Timeout != 0 {
+		t.Errorf("socket errors %+v against a steady server", c)
 	}
 }
