@@ -23,11 +23,15 @@ const (
 // started again.
 type outageSeen struct {
 	ok, unavailable, other int64
-	first503               time.Duration   // after Redis exited: the earliest request answered 503; -1 for none
-	okAt                   []time.Duration // after Redis exited: when each request answered 200 was sent
+	// first503 is when the earliest 503 was answered, after Redis
+	// exited; -1 for none. okAt is when each request answered 200 was
+	// sent, after Redis exited.
+	first503 time.Duration
+	okAt     []time.Duration
 }
 
-// okAfter503 counts the 200s sent after the earliest request answered 503.
+// okAfter503 counts the 200s sent after a 503 had been answered: once the
+// service has refused, it refuses until the store answers again.
 func (s *outageSeen) okAfter503() int64 {
 	var n int64
 	for _, at := range s.okAt {
@@ -126,8 +130,8 @@ func prepareRedisOutage(ctx context.Context, env *Env, t FaultTiming) (fr *fault
 			}
 		case a.unavailable():
 			s.unavailable++
-			if s.first503 < 0 || at < s.first503 {
-				s.first503 = at
+			if answered := at + a.took; s.first503 < 0 || answered < s.first503 {
+				s.first503 = answered
 			}
 		default:
 			s.other++
@@ -226,7 +230,7 @@ func prepareRedisOutage(ctx context.Context, env *Env, t FaultTiming) (fr *fault
 		r.check("never 200 for what needs the store (introspection, revocation) while Redis is away",
 			in.ok == 0 && rv.ok == 0, "introspect 200: %d, revoke 200: %d %v", in.ok, rv.ok, firstViolations)
 		r.check("no token issued once the outage was noticed", tok.okAfter503() == 0,
-			"%d tokens asked after the first 503 (%d before it, signed with the ring already loaded)", tok.okAfter503(), tok.ok-tok.okAfter503())
+			"%d tokens asked after a 503 was answered (%d before, signed with the ring already loaded)", tok.okAfter503(), tok.ok-tok.okAfter503())
 		r.check("0 revoked tokens reported active", r.RevokedActive == 0,
 			"wrk: %d introspections of the revoked token, %d active; probe: %d active", wb.Requests, counts.Active, revokedActive)
 		r.check("no 5xx but 503, no other status", only(wa.Statuses, 200, 503) && only(wb.Statuses, 200, 503) && len(badStatuses) == 0 && r.Other5xx == 0,
@@ -239,7 +243,7 @@ func prepareRedisOutage(ctx context.Context, env *Env, t FaultTiming) (fr *fault
 			afterRevoked.status == http.StatusOK && !afterRevoked.active() && afterLive.active(),
 			"revoked token: %d active=%v; live token: %d active=%v", afterRevoked.status, afterRevoked.active(), afterLive.status, afterLive.active())
 		if tok.first503 >= 0 {
-			r.note("503 from %v after Redis stopped for tokens (the key ring reloads every second), from %v for introspection, from %v for revocation",
+			r.note("first 503 answered %v after Redis stopped for tokens (the key ring reloads every second), from %v for introspection, from %v for revocation",
 				tok.first503.Round(time.Millisecond), in.first503.Round(time.Millisecond), rv.first503.Round(time.Millisecond))
 		}
 		r.note("wrk: token %s, introspect %s", statusesString(wa.Statuses), statusesString(wb.Statuses))

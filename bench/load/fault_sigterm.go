@@ -21,11 +21,11 @@ import (
 )
 
 // Bounds of the SIGTERM fault: how many requests are held in flight
-// across the signal, how long after the server read their headers the
-// signal goes, and how long after it their bodies are finished.
+// across the signal, how long after their handlers started the signal
+// goes, and how long after it their bodies are finished.
 const (
 	inflightRequests = 4
-	inflightSettle   = 200 * time.Millisecond
+	inflightSettle   = 50 * time.Millisecond
 	inflightHold     = 300 * time.Millisecond
 	// sigtermExitBound bounds the wait for the process to exit (serve
 	// waits up to 10 s for requests in flight).
@@ -133,7 +133,7 @@ func prepareSIGTERM(ctx context.Context, env *Env, t FaultTiming) (fr *faultRun,
 		defer stopTheProbe()
 
 		sleepCtx(ctx, t.Before)
-		// Requests in flight: headers sent and read, the body's last byte held.
+		// Requests in flight: their handlers run, the body's last byte held.
 		var held []*heldRequest
 		defer func() {
 			for _, h := range held {
@@ -272,31 +272,49 @@ func prepareSIGTERM(ctx context.Context, env *Env, t FaultTiming) (fr *faultRun,
 	return fr, nil
 }
 
-// heldRequest is a form POST whose headers and all but the last byte of
-// the body were sent: the server has read the headers and waits in the
-// handler for the rest.
+// heldRequest is a form POST in flight: its handler runs and waits for
+// the body's last byte.
 type heldRequest struct {
 	conn net.Conn
+	br   *bufio.Reader
 	last []byte
 }
 
 // holdRequest sends a POST of form to path at addr, with HTTP Basic
-// client authentication, all but the body's last byte.
+// client authentication and Expect: 100-continue, waits for the server's
+// 100 Continue (sent when the handler starts reading the body: the
+// request is in flight, its connection active), then sends all of the
+// body but its last byte.
 func holdRequest(addr, path string, form url.Values, id, secret string) (*heldRequest, error) {
 	body := form.Encode()
 	c, err := net.DialTimeout("tcp", addr, faultRequestBound)
 	if err != nil {
 		return nil, err
 	}
+	c.SetDeadline(time.Now().Add(faultRequestBound + sigtermExitBound))
 	head := "POST " + path + " HTTP/1.1\r\nHost: " + addr +
 		"\r\nAuthorization: " + basicAuth(id, secret) +
-		"\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: " + strconv.Itoa(len(body)) + "\r\n\r\n"
-	c.SetDeadline(time.Now().Add(faultRequestBound + sigtermExitBound))
-	if _, err := io.WriteString(c, head+body[:len(body)-1]); err != nil {
+		"\r\nContent-Type: application/x-www-form-urlencoded\r\nExpect: 100-continue\r\nContent-Length: " +
+		strconv.Itoa(len(body)) + "\r\n\r\n"
+	h := &heldRequest{conn: c, br: bufio.NewReader(c), last: []byte(body[len(body)-1:])}
+	if _, err := io.WriteString(c, head); err != nil {
 		c.Close()
 		return nil, err
 	}
-	return &heldRequest{conn: c, last: []byte(body[len(body)-1:])}, nil
+	res, err := http.ReadResponse(h.br, nil)
+	if err != nil {
+		c.Close()
+		return nil, fmt.Errorf("waiting for 100 Continue: %w", err)
+	}
+	if res.StatusCode != http.StatusContinue {
+		c.Close()
+		return nil, fmt.Errorf("waiting for 100 Continue: %s", res.Status)
+	}
+	if _, err := io.WriteString(c, body[:len(body)-1]); err != nil {
+		c.Close()
+		return nil, err
+	}
+	return h, nil
 }
 
 // finish sends the last byte and reads the answer.
@@ -305,7 +323,7 @@ func (h *heldRequest) finish() (int, []byte, error) {
 	if _, err := h.conn.Write(h.last); err != nil {
 		return 0, nil, fmt.Errorf("finishing the body: %w", err)
 	}
-	res, err := http.ReadResponse(bufio.NewReader(h.conn), nil)
+	res, err := http.ReadResponse(h.br, nil)
 	if err != nil {
 		return 0, nil, fmt.Errorf("reading the answer: %w", err)
 	}
