@@ -3,8 +3,10 @@ package load
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"net/http"
 	"slices"
 	"strings"
@@ -25,9 +27,9 @@ const (
 // socket errors, and what the Go probe running beside wrk checked one
 // answer at a time (verifications, introspections, in-flight requests).
 type FaultResult struct {
-	Fault    string        `json:"fault"`       // one of the Fault* names
-	What     string        `json:"what"`        // what was done, in one line
-	Duration time.Duration `json:"duration_ns"` // how long the load ran
+	Fault    string        `json:"fault"` // one of the Fault* names
+	What     string        `json:"-"`     // what was done, in one line (the record's first note)
+	Duration time.Duration `json:"-"`     // how long the load ran (the record's load_s)
 
 	// Every answer, wrk's and the probe's: 2xx, 503, other 5xx, anything
 	// else (4xx the probe asked for, such as 401 for a token of an
@@ -310,20 +312,30 @@ func (r FaultResult) verdict() string {
 	return "FAIL: " + strings.Join(r.Failed(), "; ")
 }
 
+// whatPrefix starts the record's note that holds FaultResult.What.
+const whatPrefix = "setup: "
+
 // FaultRecord is r as the fields of its results.json record (suite
-// http-faults): fault, pass, what, duration_ns, seen_requests,
-// status_2xx, status_503, other_5xx, other_status, seen_socket_errors,
-// verified, failed_verifications, revoked_active, recovery_ms, checks
-// (target, pass, got) and notes. The record's own requests, errors,
+// http-faults): fault, pass, load_s, seen_requests, status_2xx,
+// status_503, other_5xx, other_status, seen_socket_errors, verified,
+// failed_verifications, revoked_active, recovery_ms (when the fault has
+// a recovery), checks (target, pass, got) and notes (the first one
+// "setup: " and what was done). The record's own requests, errors,
 // non2xx and statuses are those of the fault's main wrk run.
 func FaultRecord(r FaultResult) map[string]any {
-	b, err := json.Marshal(r)
+	rr := r
+	rr.Notes = append([]string{whatPrefix + r.What}, r.Notes...)
+	b, err := json.Marshal(rr)
 	if err != nil { // a struct of strings and numbers: cannot happen
 		return map[string]any{"fault": r.Fault, "pass": false, "error": err.Error()}
 	}
 	var m map[string]any
 	if err := json.Unmarshal(b, &m); err != nil {
 		return map[string]any{"fault": r.Fault, "pass": false, "error": err.Error()}
+	}
+	m["load_s"] = math.Round(r.Duration.Seconds()*10) / 10
+	if r.RecoveryMS < 0 {
+		delete(m, "recovery_ms") // no recovery to measure
 	}
 	return m
 }
@@ -338,14 +350,10 @@ func FaultResults(ms []Measurement) []FaultResult {
 		if m.Suite != "http-faults" {
 			continue
 		}
-		var r FaultResult
-		b, err := json.Marshal(m.Extra)
-		if err == nil && m.Extra != nil {
-			err = json.Unmarshal(b, &r)
-		}
-		if err != nil || m.Extra == nil || m.Error != "" {
+		r, err := faultResultOf(m)
+		if err != nil || m.Error != "" {
 			why := m.Error
-			if why == "" && err != nil {
+			if why == "" {
 				why = err.Error()
 			}
 			r = FaultResult{Fault: strings.TrimPrefix(m.Scenario, "fault/"), RecoveryMS: -1,
@@ -354,6 +362,32 @@ func FaultResults(ms []Measurement) []FaultResult {
 		out = append(out, r)
 	}
 	return out
+}
+
+// faultResultOf reads a FaultResult from a measurement's Extra (what
+// FaultRecord made of it).
+func faultResultOf(m Measurement) (FaultResult, error) {
+	r := FaultResult{RecoveryMS: -1}
+	if m.Extra == nil {
+		return r, errors.New("no fault result recorded")
+	}
+	b, err := json.Marshal(m.Extra)
+	if err != nil {
+		return r, err
+	}
+	if err := json.Unmarshal(b, &r); err != nil {
+		return r, err
+	}
+	if _, ok := m.Extra["recovery_ms"]; !ok {
+		r.RecoveryMS = -1
+	}
+	if s, ok := m.Extra["load_s"].(float64); ok {
+		r.Duration = time.Duration(s * float64(time.Second))
+	}
+	if len(r.Notes) > 0 && strings.HasPrefix(r.Notes[0], whatPrefix) {
+		r.What, r.Notes = strings.TrimPrefix(r.Notes[0], whatPrefix), r.Notes[1:]
+	}
+	return r, nil
 }
 
 // faultLoadDuration is how long the main wrk run of a fault lasts.

@@ -113,7 +113,7 @@ func TestFaultRecordRoundTrip(t *testing.T) {
 		t.Fatal("a result with a failed check passes")
 	}
 	rec := FaultRecord(r)
-	for k, want := range map[string]any{"fault": FaultRedisOutage, "pass": false, "status_503": float64(20), "recovery_ms": 812.6} {
+	for k, want := range map[string]any{"fault": FaultRedisOutage, "pass": false, "status_503": float64(20), "recovery_ms": 812.6, "load_s": 9.0} {
 		if rec[k] != want {
 			t.Errorf("record[%q] = %v, want %v", k, rec[k], want)
 		}
@@ -128,8 +128,12 @@ func TestFaultRecordRoundTrip(t *testing.T) {
 		t.Fatalf("%d results, want 2", len(back))
 	}
 	if back[0].Fault != FaultRedisOutage || back[0].Pass || back[0].Status503 != 20 || back[0].RecoveryMS != 812.6 ||
-		len(back[0].Checks) != 2 || back[0].Checks[1].Pass || back[0].Duration != 9*time.Second {
+		len(back[0].Checks) != 2 || back[0].Checks[1].Pass || back[0].Duration != 9*time.Second ||
+		back[0].What != r.What || len(back[0].Notes) != 1 {
 		t.Errorf("read back %+v", back[0])
+	}
+	if _, ok := FaultRecord(FaultResult{RecoveryMS: -1})["recovery_ms"]; ok {
+		t.Error("a fault without recovery records recovery_ms")
 	}
 	if back[1].Fault != FaultSIGTERM || back[1].Pass || len(back[1].Checks) != 1 || !strings.Contains(back[1].Checks[0].Got, "no such file") {
 		t.Errorf("failed run read back %+v", back[1])
