@@ -7,14 +7,15 @@ STATICCHECK   := $(BIN)/staticcheck
 FUZZTIME      ?= 3s
 LONG_FUZZTIME ?= 5m
 
-.PHONY: cli-test server-deps server-interop-deps server-test xlang xlang-build test check fmt-check vet staticcheck unit fuzz-short fuzz interop-deps bench ratio report report-full bench-compare lab-test clean
+.PHONY: load load-full wrk-deps cli-test server-deps server-interop-deps server-test xlang xlang-build test check fmt-check vet staticcheck unit fuzz-short fuzz interop-deps bench ratio report report-full bench-compare lab-test clean
 
 ## test: the whole suite, interop included (what CI runs).
 test: check interop-deps unit server-deps server-interop-deps cli-test server-test xlang-build lab-test fuzz-short
 
-## lab-test: the lab module's own checks (bench/: adapters, attack runner,
+## lab-test: the lab module's own checks (bench/: adapters, attack runner, the HTTP
+## lab's harness with a short real wrk run (wrk-deps),
 ## and the cross-language interop of bench/xlang, built by xlang-build).
-lab-test:
+lab-test: wrk-deps
 	@echo "== the lab (bench/): go vet, go test (with the cross-language interop)"
 	cd bench && $(GO) vet ./... && SIGNET_INTEROP=1 $(GO) test -count=1 -timeout 30m ./...
 
@@ -50,6 +51,21 @@ cli-test: server-deps $(STATICCHECK)
 ## out/report/REPORT.md, charts (SVG, PNG) and results.json.
 report:
 	cd bench && $(GO) run ./cmd/lab --quick --out ../out/report --attacks ../attacks --vectors ../testdata
+
+## wrk-deps: Debian's wrk, the HTTP lab's load generator (scripts/install-wrk.sh).
+wrk-deps:
+	@echo "== wrk for the HTTP lab"
+	bash scripts/install-wrk.sh
+
+## load: the HTTP lab's quick run (a few minutes, progress and ETA on
+## stderr): out/report/HTTP.md, charts, the suites http and http-faults of
+## results.json. Servers on CPU 0 (GOMAXPROCS=1), wrk on CPU 1.
+load: wrk-deps
+	cd bench && $(GO) run ./cmd/load --quick --out ../out/report --root ..
+
+## load-full: the HTTP lab's full run (5 rounds of 10 s per scenario).
+load-full: wrk-deps
+	cd bench && $(GO) run ./cmd/load --full --out ../out/report --root ..
 
 ## xlang: the cross-language scenario (Go, Rust, Java, Node, Python), N iterations
 ## per run (default 1000000), 3 interleaved rounds: out/xlang/results.json,

@@ -29,5 +29,28 @@
 //
 // Scenario lists are functions (Hello here; StudyScenarios,
 // RealScenarios and FaultScenarios in their own files), composed by the
-// driver bench/cmd/load (`make load`).
+// driver bench/cmd/load (`make load`) in its file scenarios.go. A list
+// never includes "hello": the driver adds Hello once.
+//
+// # Names the report reads
+//
+// Names are "op/alg/lib" (the record's op, alg and lib when Labels do not
+// say otherwise; a v4.*/v3.* alg makes the format PASETO, another alg
+// JWT). HTTP.md judges the issue's targets on these rows:
+//
+//	issue/HS256/signet, check/HS256/signet       vs hello, and vs …/golang-jwt (same op)
+//	{issue,check}/{ES256,EdDSA,RS256,PS256}/signet   BoundNS = the primitive's cost
+//	token/ES256/signet-serve                     BoundNS = ES256 sign (+ what the bound counts)
+//	introspect/ES256/signet-serve                the scale model's Redis row
+//	proxy                                        the plain reverse proxy (a baseline)
+//	guard-nocache/ES256/signet-guard             Baseline "proxy", BoundNS = ES256 verify
+//	guard-cache/ES256/signet-guard               Baseline "proxy"
+//	middleware/ES256/signet                      the bearer middleware in-process
+//
+// Fault scenarios set Suite "http-faults" (usually Rounds 1, NoWarmup),
+// do their fault in Target.During and return from Target.Check the
+// figures the targets read, as numbers: failed_verifications,
+// revoked_active, unexpected_5xx (each must be 0), plus any others
+// (recovery_ms, inflight_completed, …), all shown in HTTP.md's fault table
+// and stored in the record.
 package load

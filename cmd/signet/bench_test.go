@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 )
 
@@ -35,5 +36,19 @@ func TestBenchUsage(t *testing.T) {
 	}
 	if r := runAt(t, testNow, "", "bench", "--lab", t.TempDir()); r.code != exitRejected {
 		t.Errorf("--lab at an empty directory: exit %d, want %d", r.code, exitRejected)
+	}
+}
+
+func TestBenchArgv(t *testing.T) {
+	lab := filepath.Join("/src", "signet", "bench")
+	got := benchArgv(lab, "--quick", "/out", true)
+	want := []string{"go", "run", "./cmd/load", "--quick", "--out", "/out", "--root", filepath.Join("/src", "signet")}
+	if !slices.Equal(got, want) {
+		t.Errorf("--http: %v, want %v", got, want)
+	}
+	got = benchArgv(lab, "--full", "/out", false)
+	want = []string{"go", "run", "./cmd/lab", "--full", "--out", "/out", "--attacks", "/src/signet/attacks", "--vectors", "/src/signet/testdata"}
+	if !slices.Equal(got, want) {
+		t.Errorf("the lab: %v, want %v", got, want)
 	}
 }

@@ -11,13 +11,15 @@ import (
 // labModule is the module path of the lab (bench/ in a signet checkout).
 const labModule = "module github.com/signet-go/signet/bench"
 
-// bench: signet bench [--quick|--full] [--out DIR] [--lab DIR]. The lab
-// is a module of its own (it pins the peer libraries), so bench runs it
-// from a signet checkout with the go command: the same as `make report`
-// (quick) or `make report-full`. Progress goes to stderr; the report to
-// --out.
+// bench: signet bench [--http] [--quick|--full] [--out DIR] [--lab DIR].
+// The lab is a module of its own (it pins the peer libraries), so bench
+// runs it from a signet checkout with the go command: the same as `make
+// report` (quick) or `make report-full`; with --http the HTTP lab, the
+// same as `make load` or `make load-full` (it needs wrk:
+// scripts/install-wrk.sh). Progress goes to stderr; the report to --out.
 func (c *cli) bench(args []string) error {
-	cmd := newCommand("bench", "bench [--quick|--full] [--out DIR] [--lab DIR]")
+	cmd := newCommand("bench", "bench [--http] [--quick|--full] [--out DIR] [--lab DIR]")
+	httpLab := cmd.fs.Bool("http", false, "run the HTTP lab (signet serve, signet guard and the study's handlers under wrk; HTTP.md) instead of the library benchmarks")
 	quick := cmd.fs.Bool("quick", false, "the quick run (the default): a few algorithms per format, a few minutes")
 	full := cmd.fs.Bool("full", false, "every algorithm and payload size, five rounds (about an hour)")
 	out := cmd.fs.String("out", "out/report", "`directory` for REPORT.md, charts and results.json")
@@ -52,15 +54,25 @@ func (c *cli) bench(args []string) error {
 	if *full {
 		mode = "--full"
 	}
-	root := filepath.Dir(dir)
-	run := exec.Command("go", "run", "./cmd/lab", mode, "--out", outAbs,
-		"--attacks", filepath.Join(root, "attacks"), "--vectors", filepath.Join(root, "testdata"))
+	argv := benchArgv(dir, mode, outAbs, *httpLab)
+	run := exec.Command(argv[0], argv[1:]...)
 	run.Dir = dir
 	run.Stdout, run.Stderr = c.stderr, c.stderr
 	if err := run.Run(); err != nil {
 		return fmt.Errorf("bench: the lab failed: %w", err)
 	}
 	return nil
+}
+
+// benchArgv is the go command bench runs in the lab's directory dir: the
+// lab (cmd/lab), or with httpLab the HTTP lab (cmd/load).
+func benchArgv(dir, mode, outAbs string, httpLab bool) []string {
+	root := filepath.Dir(dir)
+	if httpLab {
+		return []string{"go", "run", "./cmd/load", mode, "--out", outAbs, "--root", root}
+	}
+	return []string{"go", "run", "./cmd/lab", mode, "--out", outAbs,
+		"--attacks", filepath.Join(root, "attacks"), "--vectors", filepath.Join(root, "testdata")}
 }
 
 // findLab looks for the lab from dir upwards: dir itself, or a bench/

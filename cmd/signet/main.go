@@ -178,10 +178,11 @@ const usageTemplate = `Usage:
         (the httpsig commands also take --alg ALG for a key file that does
         not name it, --secret-encoding ENC for a raw secret, --scheme
         https|http, and --request F for a response)
-  signet bench [--quick|--full] [--out DIR] [--lab DIR]
+  signet bench [--http] [--quick|--full] [--out DIR] [--lab DIR]
         run the lab (benchmarks against the peer libraries, the attack
         corpus) from a signet checkout; write the report to DIR
-        (default out/report): the same as make report
+        (default out/report): the same as make report; with --http the
+        HTTP lab under wrk (HTTP.md): the same as make load
   signet serve --clients F [--addr 127.0.0.1:8080] [--issuer URL] [--data DIR | --redis URL]
                [--kek-file F] [--alg ES256] [--format jwt|paseto] [--rotate 168h]
                [--tls-cert F --tls-key F] [--admin-addr ADDR]

@@ -331,3 +331,26 @@ func TestSignetAttackTally(t *testing.T) {
 		t.Fatalf("tally: %d cases, %d as intended; want 6 and 2", n, ok)
 	}
 }
+
+// The lab's results.json keeps the HTTP lab's records (make load) and
+// drops its own old ones.
+func TestKeptSuites(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "results.json")
+	if got, err := keptSuites(path, "http"); err != nil || got != nil {
+		t.Fatalf("no file: %v, %v", got, err)
+	}
+	old := `[{"suite":"lab","op":"Sign"},{"suite":"http","scenario":"hello"},{"suite":"http-faults","scenario":"sigterm"},{"suite":"xlang"}]`
+	if err := os.WriteFile(path, []byte(old), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, err := keptSuites(path, "http", "http-faults")
+	if err != nil || len(got) != 2 {
+		t.Fatalf("kept %v, %v; want the two HTTP records", got, err)
+	}
+	if err := os.WriteFile(path, []byte("{"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := keptSuites(path, "http"); err == nil {
+		t.Error("a broken results.json: no error")
+	}
+}

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -175,6 +176,9 @@ func (r *report) writeMarkdown(path string, charts []chart) error {
 		fmt.Fprintf(&b, " %s %s;", d[0], d[1])
 	}
 	b.WriteString("\n\n")
+	if _, err := os.Stat(filepath.Join(filepath.Dir(path), "HTTP.md")); err == nil {
+		b.WriteString("**The HTTP lab** (`make load`: signet serve, signet guard and the study's handlers under wrk, faults under load, a model of scale): [HTTP.md](HTTP.md).\n\n")
+	}
 	if r.cfg.section == "remote-keys" {
 		r.remote.write(&b)
 		return os.WriteFile(path, []byte(b.String()), 0o644)

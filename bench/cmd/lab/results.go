@@ -3,6 +3,9 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"runtime"
 	"runtime/debug"
@@ -128,6 +131,12 @@ func (r *report) writeResults(path string) error {
 	for _, rec := range r.remote.records() {
 		all = append(all, rec)
 	}
+	// The HTTP lab's records (cmd/load, make load) are kept.
+	kept, err := keptSuites(path, "http", "http-faults")
+	if err != nil {
+		return err
+	}
+	all = append(all, kept...)
 	data, err := json.MarshalIndent(all, "", " ")
 	if err != nil {
 		return err
@@ -171,4 +180,29 @@ func environment() envInfo {
 	}
 	slices.SortFunc(e.Deps, func(a, b [2]string) int { return strings.Compare(a[0], b[0]) })
 	return e
+}
+
+// keptSuites returns the records of the named suites in the results.json
+// at path (none when the file does not exist): other runs' records this
+// run keeps.
+func keptSuites(path string, suites ...string) ([]any, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var old []json.RawMessage
+	if err := json.Unmarshal(data, &old); err != nil {
+		return nil, fmt.Errorf("%s: not a JSON array of records (%v): move it away or fix it", path, err)
+	}
+	var out []any
+	for _, raw := range old {
+		var head struct{ Suite string }
+		if json.Unmarshal(raw, &head) == nil && slices.Contains(suites, head.Suite) {
+			out = append(out, raw)
+		}
+	}
+	return out, nil
 }

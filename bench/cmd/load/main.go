@@ -132,6 +132,9 @@ func run(args []string, stderr io.Writer) error {
 	}
 	opt := cfg.opt
 	opt.Env, opt.Progress = env, stderr
+	if err := prepare(scs, stderr); err != nil {
+		return err
+	}
 	steps, _ := load.Plan(scs, opt)
 	fmt.Fprintf(stderr, "load: %s run: %d scenarios, %d runs (%d rounds, %v warm-up + %v measured per run); servers on CPU %s with GOMAXPROCS=1, wrk on CPU %s\n",
 		cfg.mode, len(scs), len(steps), opt.Rounds, opt.Warmup, opt.Duration, env.ServerCPUs, env.WrkCPUs)
@@ -144,6 +147,15 @@ func run(args []string, stderr io.Writer) error {
 		return err
 	}
 	rep := newReport(cfg, ms, started)
+	if cfg.only == "" && runErr == nil {
+		n := 100000
+		if cfg.mode == "full" {
+			n = 1000000
+		}
+		fmt.Fprintf(stderr, "load: one Redis's capacity (redis-benchmark, %d requests per command)…\n", n)
+		c := measureRedis(ctx, env, n)
+		rep.redis = &c
+	}
 	if err := rep.write(cfg.out); err != nil {
 		return err
 	}

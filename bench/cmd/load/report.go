@@ -17,6 +17,7 @@ type report struct {
 	ms      []load.Measurement
 	started time.Time
 	env     envInfo
+	redis   *redisCap // one Redis's capacity, when measured
 }
 
 func newReport(cfg config, ms []load.Measurement, started time.Time) *report {

@@ -1,6 +1,10 @@
 package main
 
-import "github.com/signet-go/signet/bench/load"
+import (
+	"io"
+
+	"github.com/signet-go/signet/bench/load"
+)
 
 // scenarios composes the lab's scenario lists. Each list's owner adds its
 // one line below (keep the blank lines between them: separate hunks merge
@@ -19,4 +23,15 @@ func scenarios(quick bool) []load.Scenario {
 
 	_ = quick
 	return s
+}
+
+// prepare runs, once the list is selected (--only) and before load.Run,
+// what a list needs done in the driver's process: the study's bounds
+// (load.MeasureBounds fills BoundNS from the "primitive" labels). Each
+// owner adds its one line, as above.
+func prepare(scs []load.Scenario, log io.Writer) error {
+	// The study's primitive costs (h17-study): if err := load.MeasureBounds(scs, log); err != nil { return err }
+
+	_, _ = scs, log
+	return nil
 }

@@ -1,13 +1,17 @@
 package main
 
-import "bytes"
+import (
+	"bytes"
+	"fmt"
+)
 
-func (r *report) targetsSection(b *bytes.Buffer)                {}
-func (r *report) chartsSection(b *bytes.Buffer, charts []chart) {}
-func (r *report) studySection(b *bytes.Buffer)                  {}
-func (r *report) faultsSection(b *bytes.Buffer)                 {}
-func (r *report) scaleSection(b *bytes.Buffer)                  {}
-
-type chart struct{ title, svg, png string }
-
-func (r *report) writeCharts(dir string) ([]chart, error) { return nil, nil }
+// chartsSection embeds the charts (SVG, with the PNG linked).
+func (r *report) chartsSection(b *bytes.Buffer, charts []chart) {
+	if len(charts) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "## Charts\n\n")
+	for _, c := range charts {
+		fmt.Fprintf(b, "![%s](%s)\n\n(%s; [PNG](%s))\n\n", c.title, c.svg, c.title, c.png)
+	}
+}
