@@ -199,7 +199,7 @@ func prepareSIGTERM(ctx context.Context, env *Env, t FaultTiming) (fr *faultRun,
 	}
 	fr.check = func(wr WrkResult) (FaultResult, error) {
 		r := FaultResult{RecoveryMS: -1, Duration: time.Since(start),
-			What: fmt.Sprintf("signet serve --data under wrk -c%d on the token endpoint (%v) and a Go probe getting and revoking tokens; SIGTERM %v in with %d requests held in flight (headers read, bodies finished %v after the signal); then a restart on the same data",
+			What: fmt.Sprintf("signet serve --data under wrk -c%d on the token endpoint (%v) and a Go probe getting and revoking tokens; SIGTERM %v in with %d requests held in flight (their handlers running: 100 Continue sent; bodies finished %v after the signal); then a restart on the same data",
 				t.Connect, d, t.Before, inflightRequests, inflightHold)}
 		counts, err := readFaultCounts(countsFile)
 		if err != nil {
