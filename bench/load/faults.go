@@ -14,7 +14,17 @@ import (
 	"time"
 )
 
-// The faults, by name (FaultResult.Fault).
+// The faults under load, by name (FaultResult.Fault). Each runs against
+// the real signet binary on loopback, bounded in time, with wrk for the
+// load and a Go probe beside it that checks answers one by one (what wrk
+// cannot: a token verifies, a revoked token is not reported active, a
+// request in flight completes). wrk connects to one host, so where two
+// instances or two endpoints take load, two wrk processes run at once,
+// half the connections each; faultlua/fault.lua adds what the statuses
+// do not say (answers saying active, socket errors by kind). Timing comes
+// from FaultTiming: the short version (TestFaultsShort, make test), the
+// quick and the full ones (make load, make load-full, through
+// FaultScenarios).
 const (
 	FaultRotation     = "rotation"      // signet serve --rotate 2s under load
 	FaultTwoInstances = "two-instances" // two signet serve on one Redis, load on both
