@@ -13,9 +13,10 @@ LONG_FUZZTIME ?= 5m
 test: check interop-deps unit server-deps server-interop-deps cli-test server-test xlang-build lab-test fuzz-short
 
 ## lab-test: the lab module's own checks (bench/: adapters, attack runner, the HTTP
-## lab's harness with a short real wrk run (wrk-deps),
+## lab's harness with a short real wrk run (wrk-deps), the short version of the
+## faults under load (TestFaultsShort, about 30 s: wrk-deps, server-deps),
 ## and the cross-language interop of bench/xlang, built by xlang-build).
-lab-test: wrk-deps
+lab-test: wrk-deps server-deps
 	@echo "== the lab (bench/): go vet, go test (with the cross-language interop)"
 	cd bench && $(GO) vet ./... && SIGNET_INTEROP=1 $(GO) test -count=1 -timeout 30m ./...
 

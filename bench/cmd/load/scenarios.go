@@ -20,7 +20,8 @@ func scenarios(quick bool) []load.Scenario {
 	// signet serve, signet guard, the middleware (h17-real).
 	s = append(s, load.RealScenarios(quick)...)
 
-	// Faults under load (h17-faults): s = append(s, load.FaultScenarios(quick)...)
+	// Faults under load (h17-faults): last, one round each, no warm-up.
+	s = append(s, load.FaultScenarios(quick)...)
 
 	_ = quick
 	return s
