@@ -344,7 +344,7 @@ func realGuardScenario(alg signet.Algorithm, cache bool) Scenario {
 			}
 			stops = append(stops, srv.Stop)
 			w.URL = "http://" + addr + "/hello"
-			if err := probe(ctx, w.URL, "Bearer "+toks[0]); err != nil {
+			if err := firstRequest(ctx, w.URL, "Bearer "+toks[0]); err != nil {
 				return nil, err
 			}
 			w.Script = "tokens.lua"
@@ -406,7 +406,7 @@ func realMiddlewareScenario(alg signet.Algorithm) Scenario {
 			}
 			stop := t.Close
 			t.Close = func() error { return errors.Join(stop(), os.RemoveAll(dir)) }
-			if err := probe(ctx, t.Wrk.URL, "Bearer "+toks[0]); err != nil {
+			if err := firstRequest(ctx, t.Wrk.URL, "Bearer "+toks[0]); err != nil {
 				t.Close()
 				return nil, err
 			}

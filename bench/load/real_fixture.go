@@ -111,16 +111,16 @@ func writeLines(path string, lines []string) error {
 	return os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o600)
 }
 
-// jwksServer serves a fixed JWK Set on 127.0.0.1 (the issuer signet
+// staticJWKS serves a fixed JWK Set on 127.0.0.1 (the issuer signet
 // guard fetches from); it runs in the driver's process, off the measured
 // cores' accounts: the guard fetches it once at start.
-type jwksServer struct {
+type staticJWKS struct {
 	URL string
 	srv *http.Server
 }
 
 // startJWKSServer publishes the public halves of keys at /jwks.json.
-func startJWKSServer(keys ...*signet.Key) (*jwksServer, error) {
+func startJWKSServer(keys ...*signet.Key) (*staticJWKS, error) {
 	set, err := jwk.MarshalSet(keys...)
 	if err != nil {
 		return nil, err
@@ -135,14 +135,14 @@ func startJWKSServer(keys ...*signet.Key) (*jwksServer, error) {
 		w.Header().Set("Cache-Control", "max-age=3600")
 		w.Write(set)
 	})
-	s := &jwksServer{URL: "http://" + ln.Addr().String() + "/jwks.json",
+	s := &staticJWKS{URL: "http://" + ln.Addr().String() + "/jwks.json",
 		srv: &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}}
 	go s.srv.Serve(ln)
 	return s, nil
 }
 
 // Close stops the server.
-func (s *jwksServer) Close() error {
+func (s *staticJWKS) Close() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	return s.srv.Shutdown(ctx)
@@ -214,10 +214,10 @@ func checkIntrospection(ctx context.Context, base string, c realClient, toks []s
 	return nil
 }
 
-// probe sends one GET to u with the Authorization header auth and fails
+// firstRequest sends one GET to u with the Authorization header auth and fails
 // unless it is answered 200: a scenario set up wrong fails at its start
 // instead of measuring refusals.
-func probe(ctx context.Context, u, auth string) error {
+func firstRequest(ctx context.Context, u, auth string) error {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
 		return err

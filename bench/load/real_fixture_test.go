@@ -121,10 +121,10 @@ func TestRealSetupChecks(t *testing.T) {
 	if err := checkIntrospection(ctx, srv.URL, c, []string{"t1"}); err == nil {
 		t.Error("inactive token: no error")
 	}
-	if err := probe(ctx, srv.URL+"/probe", "Bearer ok"); err != nil {
+	if err := firstRequest(ctx, srv.URL+"/probe", "Bearer ok"); err != nil {
 		t.Errorf("probe: %v", err)
 	}
-	if err := probe(ctx, srv.URL+"/probe", "Bearer bad"); err == nil {
+	if err := firstRequest(ctx, srv.URL+"/probe", "Bearer bad"); err == nil {
 		t.Error("refused probe: no error")
 	}
 }
