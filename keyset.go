@@ -55,13 +55,17 @@ func (c Candidates) Len() int {
 // let one input cost more checks than the bound allows: ambiguous).
 // Verifiers call it on whatever a Keys implementation returns.
 func (c Candidates) Check(alg Algorithm) error {
-	switch n := c.Len(); {
-	case n == 0:
-		return fmt.Errorf("%w: no key for %s", ErrKeyNotFound, clip.String(string(alg)))
-	case n > MaxAnonymousCandidates:
-		return fmt.Errorf("%w: %d candidate keys offered, at most signet.MaxAnonymousCandidates are tried: ambiguous", ErrKeyNotFound, n)
+	if n := c.Len(); n == 0 || n > MaxAnonymousCandidates {
+		return c.refuse(alg) // out of line: Check stays inlinable
 	}
 	return nil
+}
+
+func (c Candidates) refuse(alg Algorithm) error {
+	if n := c.Len(); n > 0 {
+		return fmt.Errorf("%w: %d candidate keys offered, at most signet.MaxAnonymousCandidates are tried: ambiguous", ErrKeyNotFound, n)
+	}
+	return fmt.Errorf("%w: no key for %s", ErrKeyNotFound, clip.String(string(alg)))
 }
 
 // At returns candidate i, 0 ≤ i < Len().
