@@ -87,10 +87,10 @@ func (r *report) floorSection(b *bytes.Buffer) {
 	fmt.Fprintf(b, "### The bound in a server: the floor rows\n\n")
 	fmt.Fprintf(b, "The bound targets above take the primitive's cost from a tight loop: the raw signature or verification on the bytes of one token, run back to back under testing.Benchmark at GOMAXPROCS=1 (study.Floor), with its code and data hot in the caches and nothing between two calls. ")
 	fmt.Fprintf(b, "The floor rows (`loadsrv -lib floor`) run that same primitive once per request in the study's handler, measured in the same rounds as the libraries: /issue signs the same bytes and answers a pre-made token of the same length in the same JSON; /check base64-decodes the Bearer token's signature and verifies it (a forged one gets 401), with no header, claims or exp, and answers the same identity. ")
-	fmt.Fprintf(b, "No library can do less, so a floor row is the in-server bound; its CPU per request less the baseline's is what the primitive costs between the kernel's networking, net/http and the collector. ")
+	fmt.Fprintf(b, "No library can do less, so a floor row is the in-server bound; its CPU per request less the baseline's is what the primitive costs between the kernel's networking, net/http and the collector (for /check it also counts reading the Bearer header and decoding the signature, which /hello does not do: most of HS256's figure, whose primitive is a fraction of a microsecond). ")
 	var lo, hi float64
 	for _, f := range floors {
-		if x := inServerFactor(f); x > 0 {
+		if x := inServerFactor(f); x > 0 && f.BoundNS >= factorMinNS {
 			if lo == 0 || x < lo {
 				lo = x
 			}
@@ -98,10 +98,10 @@ func (r *report) floorSection(b *bytes.Buffer) {
 		}
 	}
 	if lo > 0 {
-		fmt.Fprintf(b, "On this run it cost %.2f to %.2f× its tight-loop figure, so the literal bound is above what any library reaches here (column \"floor / literal bound\"). ", lo, hi)
+		fmt.Fprintf(b, "On this run the asymmetric primitives (every floor row but HS256's) cost %.2f to %.2f× their tight-loop figure in the server, so the literal bound is above what any library reaches here (column \"floor / literal bound\"), and a library is better judged by its ratio to the floor. ", lo, hi)
 	}
-	fmt.Fprintf(b, "The targets stay judged on the issue's literal bound, as written; the ratios to the floor below are an added comparison, without a verdict (requests/s paired per round; CPU: the floor's CPU per request over the row's).\n\n")
-	fmt.Fprintf(b, "| floor row | primitive µs, loop | primitive µs, in server | literal bound req/s | floor req/s | floor CPU µs/req | floor / literal bound | signet CPU µs/req | signet / floor (CPU) | peer | peer CPU µs/req | peer / floor (CPU) |\n")
+	fmt.Fprintf(b, "The targets stay judged on the issue's literal bound, as written; the ratios to the floor below are an added comparison, without a verdict (requests/s paired per round; in parentheses the same ratio read from CPU per request, which holds when wrk, not the server, limited the run: \"server busy\" below 100%%).\n\n")
+	fmt.Fprintf(b, "| floor row | primitive µs, loop | primitive µs, in server | literal bound req/s | floor req/s | floor CPU µs/req | floor / literal bound (CPU) | signet CPU µs/req | signet / floor (CPU) | peer | peer CPU µs/req | peer / floor (CPU) |\n")
 	fmt.Fprintf(b, "|---|--:|--:|--:|--:|--:|--:|--:|--:|---|--:|--:|\n")
 	for _, f := range floors {
 		l := labels(f)
@@ -113,6 +113,9 @@ func (r *report) floorSection(b *bytes.Buffer) {
 		floorVsBound := "–"
 		if bound > 0 {
 			floorVsBound = fmt.Sprintf("%.2f", f.RPS/bound)
+			if c := cpuBoundRatio(f); c > 0 {
+				floorVsBound += fmt.Sprintf(" (%.2f)", c)
+			}
 		}
 		lib := func(name string) (cpu, ratio string) {
 			m := r.find(name)
@@ -134,6 +137,11 @@ func (r *report) floorSection(b *bytes.Buffer) {
 	}
 	fmt.Fprintln(b)
 }
+
+// factorMinNS is the smallest tight-loop cost whose in-server factor the
+// floor section quotes: below it (HS256) the per-request work around the
+// primitive is the whole difference.
+const factorMinNS = 1000
 
 // inServerFactor is the floor row's primitive in the server (its CPU per
 // request less the baseline's) over the tight loop's; 0 when unknown.
