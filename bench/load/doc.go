@@ -40,6 +40,7 @@
 //
 //	issue/HS256/signet, check/HS256/signet       vs hello, and vs …/golang-jwt (same op)
 //	{issue,check}/{ES256,EdDSA,RS256,PS256}/signet   BoundNS = the primitive's cost
+//	{issue,check}/<alg>/floor                    the raw primitive served: the in-server bound beside it
 //	token/ES256/signet-serve                     BoundNS = ES256 sign (+ what the bound counts)
 //	introspect/ES256/signet-serve                the scale model's Redis row
 //	proxy                                        the plain reverse proxy (a baseline)

@@ -89,7 +89,10 @@ const StudyHello = "hello/post"
 //   - group "study": issue and check per library and algorithm (golang-jwt
 //     and signet for HS256, RS256, PS256, ES256, EdDSA; go-paseto and
 //     signet for v4.public and v4.local), the study's small claims,
-//     GOMAXPROCS=1, GOGC=100; named "issue/ES256/signet";
+//     GOMAXPROCS=1, GOGC=100; named "issue/ES256/signet"; beside them the
+//     floor (study.LibFloor: the raw primitive per request in the same
+//     handler, no library) for the JWS algorithms and v4.public,
+//     "issue/ES256/floor": the in-server bound;
 //   - group "payload": HS256 and ES256, golang-jwt and signet, the medium
 //     and large claims ("check/HS256/signet/large");
 //   - group "runtime": the same pairs with GOMAXPROCS=2 (server on the
@@ -98,7 +101,7 @@ const StudyHello = "hello/post"
 //     /hello in the same runtime.
 //
 // quick keeps the study group's HS256, ES256, EdDSA and v4.public and the
-// baseline: 17 scenarios. Every scenario is labelled (format, alg, op,
+// baseline: 25 scenarios. Every scenario is labelled (format, alg, op,
 // lib, payload, gomaxprocs, gogc, and "primitive" where a bound applies);
 // MeasureBounds fills BoundNS from the "primitive" label.
 func StudyScenarios(quick bool) []Scenario {
@@ -147,8 +150,12 @@ func studyPairs(group, alg, size string, rt studyRuntime) []Scenario {
 		format = "PASETO"
 	}
 	var out []Scenario
+	libs := study.Libs(alg)
+	if group == "study" && slices.Contains(study.FloorAlgs, alg) {
+		libs = append(libs, study.LibFloor)
+	}
 	for _, op := range []string{"issue", "check"} {
-		for _, lib := range study.Libs(alg) {
+		for _, lib := range libs {
 			name := op + "/" + alg + "/" + lib
 			if size != "small" {
 				name += "/" + size

@@ -21,8 +21,8 @@ func TestStudyScenarios(t *testing.T) {
 		quick bool
 		n     int
 	}{
-		{true, 1 + 4*4},                      // hello + (HS256, ES256, EdDSA, v4.public) × issue/check × 2 libs
-		{false, 1 + 7*4 + 2*2*4 + 3*(1+2*4)}, // + payload (2 algs × 2 sizes) + runtime (3 × (hello + 2 algs))
+		{true, 1 + 4*6}, // hello + (HS256, ES256, EdDSA, v4.public) × issue/check × 2 libs and the floor
+		{false, 1 + 7*4 + 6*2 + 2*2*4 + 3*(1+2*4)}, // + the floor of 6 algs + payload (2 algs × 2 sizes) + runtime (3 × (hello + 2 algs))
 	} {
 		scs := StudyScenarios(c.quick)
 		if len(scs) != c.n {

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/signet-go/signet/bench/load/study"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
@@ -165,12 +166,13 @@ func (r *report) measuredAlg(alg string) bool {
 	return false
 }
 
-// studyLibs lists the libraries of the study rows, signet first.
+// studyLibs lists the libraries of the study rows, signet first; the
+// floor (the raw primitive, no library) is not one.
 func (r *report) studyLibs() []string {
 	var out []string
 	for _, m := range r.ms {
 		l := labels(m)
-		if (l["op"] == "issue" || l["op"] == "check") && l["lib"] != "" && !slices.Contains(out, l["lib"]) {
+		if (l["op"] == "issue" || l["op"] == "check") && l["lib"] != "" && l["lib"] != study.LibFloor && !slices.Contains(out, l["lib"]) {
 			out = append(out, l["lib"])
 		}
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -335,5 +336,45 @@ func TestCommandStatsRedis(t *testing.T) {
 	got, err := commandStats(addr)
 	if err != nil || got["get"] != 3 {
 		t.Errorf("commandstats %v, %v; want get 3", got, err)
+	}
+}
+
+// TestReportFloor: with floor rows measured, a bound target keeps its
+// literal ratio and verdict and its figures add the in-server bound (the
+// floor row, signet / floor, golang-jwt / floor); the floor section sets
+// every floor row beside the literal bound and the libraries, with the
+// primitive's in-server cost. Without floor rows neither appears.
+func TestReportFloor(t *testing.T) {
+	m := func(name string, rps, cpu, boundNS float64) load.Measurement {
+		return load.Measurement{Scenario: name, Group: "study", Baseline: "hello/post", Suite: "http", Rounds: 2,
+			RPS: rps, CPUPerReqNS: cpu, RoundsRPS: []float64{rps, rps}, BaselineRPS: 100000, BaselineCPUPerReqNS: 10000, BoundNS: boundNS}
+	}
+	ms := []load.Measurement{
+		m("issue/ES256/golang-jwt", 16000, 60000, 30000),
+		m("issue/ES256/signet", 18000, 55000, 30000), // literal bound 1e9/40 µs = 25,000: 0.72, FAIL
+		m("issue/ES256/floor", 20000, 50000, 30000),  // in server: 40 µs, 1.33× the loop's 30
+		m("check/v4.public/go-paseto", 12000, 80000, 40000),
+		m("check/v4.public/signet", 15000, 66000, 40000),
+		m("check/v4.public/floor", 15000, 64000, 40000), // in server: 54 µs, 1.35×
+	}
+	var b bytes.Buffer
+	newReport(config{}, ms, time.Time{}).targetsSection(&b)
+	s := b.String()
+	for _, want := range []string{
+		"| ES256 issue ≥ 0.95× the primitive's bound | `issue/ES256/signet` | 0.72 | ≥ 0.95 | **FAIL** | 18,000 req/s; bound 1e9 / (hello/post 10.0 µs + primitive 30.0 µs) = 25,000;",
+		"; in-server bound `issue/ES256/floor` 20,000 req/s, 50.0 µs/req; signet / floor 0.90, golang-jwt / floor 0.80 |",
+		"### The bound in a server: the floor rows",
+		"On this run the asymmetric primitives (every floor row but HS256's) cost 1.33 to 1.35× their tight-loop figure",
+		"| `issue/ES256/floor` | 30.0 | 40.0 | 25,000 | 20,000 | 50.0 | 0.80 (0.80) | 55.0 | 0.90 (0.91) | golang-jwt | 60.0 | 0.80 (0.83) |",
+		"| `check/v4.public/floor` | 40.0 | 54.0 | 20,000 | 15,000 | 64.0 | 0.75 (0.78) | 66.0 | 1.00 (0.97) | go-paseto | 80.0 | 0.80 (0.80) |",
+	} {
+		if !strings.Contains(s, want) {
+			t.Errorf("Targets lack %q\n%s", want, s)
+		}
+	}
+	b.Reset()
+	newReport(config{}, ms[:2], time.Time{}).targetsSection(&b)
+	if s := b.String(); strings.Contains(s, "floor") {
+		t.Errorf("no floor rows, yet:\n%s", s)
 	}
 }

@@ -94,6 +94,9 @@ func (r *report) judge(g goal) verdict {
 		v.detail = fmt.Sprintf("%s req/s; bound 1e9 / (%s %.1f µs + primitive %.1f µs) = %s; by CPU: (%.1f + %.1f) / %.1f µs per request = %.2f, server busy %.0f%%",
 			fmtRPS(m.RPS), m.Baseline, m.BaselineCPUPerReqNS/1e3, m.BoundNS/1e3, fmtRPS(b),
 			m.BaselineCPUPerReqNS/1e3, m.BoundNS/1e3, m.CPUPerReqNS/1e3, cpuBoundRatio(*m), busy(*m)*100)
+		if f := r.floorBeside(*m); f != "" {
+			v.detail += "; " + f
+		}
 	}
 	if v.value <= 0 {
 		v.detail = "no ratio: " + v.detail
@@ -192,6 +195,7 @@ func (r *report) targetsSection(b *bytes.Buffer) {
 		}
 	}
 	fmt.Fprintln(b)
+	r.floorSection(b)
 }
 
 // firstNumber returns the first of fields that extra holds as a number.

@@ -8,7 +8,8 @@
 // It listens on -addr, a loopback address (127.0.0.1:0 picks a free port), and prints
 // "loadsrv listening on http://ADDR" on stdout once it serves. With -lib
 // and -alg it serves /issue (a token per request) and /check (the Bearer
-// token checked per request); with -tokens it first writes -ntokens tokens
+// token checked per request); -lib floor serves the raw primitive in the
+// same shape (study.LibFloor: the in-server bound); with -tokens it first writes -ntokens tokens
 // of that library, one a line, for the /check script to cycle through.
 // Keys are made once at start. SIGTERM or SIGINT shuts it down gracefully.
 package main
@@ -50,7 +51,7 @@ func parseFlags(args []string) (config, error) {
 	fs := flag.NewFlagSet("loadsrv", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.StringVar(&c.addr, "addr", "127.0.0.1:0", "listen address (loopback; port 0 picks a free one)")
-	fs.StringVar(&c.lib, "lib", "", "library: signet, golang-jwt or go-paseto (empty: /hello alone)")
+	fs.StringVar(&c.lib, "lib", "", "library: signet, golang-jwt, go-paseto, or floor (the raw primitive, no library) (empty: /hello alone)")
 	fs.StringVar(&c.alg, "alg", "", "algorithm: HS256, RS256, PS256, ES256, EdDSA, v4.public or v4.local")
 	fs.StringVar(&c.payload, "payload", "small", "payload class: small, medium or large")
 	fs.StringVar(&c.tokens, "tokens", "", "write tokens for /check to this file before serving")

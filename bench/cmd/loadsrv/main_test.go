@@ -71,10 +71,12 @@ func post(t *testing.T, url, auth string) (int, string) {
 }
 
 // TestServeStudy: the server writes its tokens, serves /hello, /issue and
-// /check with them, refuses a forged one, and stops cleanly.
+// /check with them, refuses a forged one, and stops cleanly; -lib floor
+// (the raw primitive) too, answering the study's user whatever the token.
 func TestServeStudy(t *testing.T) {
 	for _, c := range []struct{ lib, alg, payload string }{
 		{"signet", "ES256", "small"}, {"golang-jwt", "EdDSA", "medium"}, {"go-paseto", "v4.local", "large"},
+		{"floor", "ES256", "small"}, {"floor", "v4.public", "small"},
 	} {
 		tokens := filepath.Join(t.TempDir(), "tokens.txt")
 		url, stop := start(t, "-lib", c.lib, "-alg", c.alg, "-payload", c.payload, "-tokens", tokens, "-ntokens", "3")
@@ -92,7 +94,11 @@ func TestServeStudy(t *testing.T) {
 		if code, body := post(t, url+"/issue", ""); code != 200 || !strings.HasPrefix(body, `{"token":"`) {
 			t.Errorf("%v issue: %d %q", c, code, body)
 		}
-		if code, body := post(t, url+"/check", "Bearer "+lines[2]); code != 200 || body != `{"user_id":3,"username":"alice"}` {
+		want := `{"user_id":3,"username":"alice"}`
+		if c.lib == "floor" {
+			want = `{"user_id":1,"username":"alice"}`
+		}
+		if code, body := post(t, url+"/check", "Bearer "+lines[2]); code != 200 || body != want {
 			t.Errorf("%v check: %d %q", c, code, body)
 		}
 		forged := lines[0][:len(lines[0])-8] + strings.Repeat("A", 8)
@@ -130,6 +136,7 @@ func TestFlags(t *testing.T) {
 		{"-lib", "go-paseto", "-alg", "HS256"},
 		{"-lib", "signet", "-alg", "HS256", "-payload", "huge"},
 		{"-lib", "signet", "-alg", "RS512"},
+		{"-lib", "floor", "-alg", "v4.local"},
 		{"extra"},
 		{"-nope"},
 	} {

@@ -43,7 +43,9 @@ import (
 //
 // Verify panics if the primitive refuses the token: the floor is broken.
 type Floor struct {
-	Alg, Size    string
+	Alg, Size string
+	// Token is signet's token whose bytes Sign and Verify work on.
+	Token        string
 	Sign, Verify func()
 	// Forged checks the token with one signature or tag bit flipped and
 	// panics if the primitive accepts it (the tests' self-check).
@@ -60,7 +62,7 @@ func NewFloor(alg, size string, k *Keys) (*Floor, error) {
 	if err != nil {
 		return nil, err
 	}
-	f := &Floor{Alg: alg, Size: size}
+	f := &Floor{Alg: alg, Size: size, Token: tok}
 	switch alg {
 	case "v4.public":
 		err = f.v4Public(tok, k)

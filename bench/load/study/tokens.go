@@ -60,8 +60,12 @@ const Lifetime = 24 * time.Hour
 var ErrRefused = errors.New("study: token refused")
 
 // New returns lib's Tokens for alg and the payload class size, with the
-// keys of k.
+// keys of k. lib may also be LibFloor (FloorAlgs): the raw primitive, no
+// library (floortokens.go).
 func New(lib, alg, size string, k *Keys) (Tokens, error) {
+	if lib == LibFloor {
+		return newFloor(alg, size, k)
+	}
 	if !slices.Contains(Libs(alg), lib) {
 		return nil, fmt.Errorf("%w: study: %s does not do %q in this study (algorithms: %v %v)", signet.ErrUnsupported, lib, alg, JWTAlgs, PASETOAlgs)
 	}
