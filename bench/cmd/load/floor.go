@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"strings"
 
 	"github.com/signet-go/signet/bench/load"
 	"github.com/signet-go/signet/bench/load/study"
@@ -54,7 +55,7 @@ func (r *report) vsFloor(name string, f *load.Measurement) float64 {
 func (r *report) floorBeside(m load.Measurement) string {
 	f := r.floorRow(m)
 	if f == nil {
-		return ""
+		return r.inServerBeside(m)
 	}
 	l := labels(m)
 	s := fmt.Sprintf("in-server bound `%s` %s req/s, %.1f µs/req; signet / floor %s", f.Scenario, fmtRPS(f.RPS), f.CPUPerReqNS/1e3,
@@ -63,6 +64,25 @@ func (r *report) floorBeside(m load.Measurement) string {
 		s += fmt.Sprintf(", %s / floor %s", p, ratioText(r.vsFloor(l["op"]+"/"+l["alg"]+"/"+p, f)))
 	}
 	return s
+}
+
+// inServerBeside is, for a bound target's row outside the study (signet
+// serve's token endpoint, signet guard), the bound's ratio by CPU with the
+// primitive's in-server cost in place of its tight-loop one: the floor
+// row of the same primitive (label "primitive": "ES256 issue small") less
+// that row's baseline. "" when that floor row was not measured.
+func (r *report) inServerBeside(m load.Measurement) string {
+	p := strings.Fields(labels(m)["primitive"])
+	if len(p) < 2 || m.CPUPerReqNS <= 0 {
+		return ""
+	}
+	f := r.find(p[1] + "/" + p[0] + "/" + study.LibFloor)
+	if f == nil || f.Rounds == 0 || f.CPUPerReqNS <= f.BaselineCPUPerReqNS {
+		return ""
+	}
+	prim := f.CPUPerReqNS - f.BaselineCPUPerReqNS
+	return fmt.Sprintf("with the primitive's in-server cost (`%s` less its baseline: %.1f µs) the same ratio by CPU is (%.1f + %.1f) / %.1f = %.2f",
+		f.Scenario, prim/1e3, m.BaselineCPUPerReqNS/1e3, prim/1e3, m.CPUPerReqNS/1e3, (m.BaselineCPUPerReqNS+prim)/m.CPUPerReqNS)
 }
 
 func ratioText(v float64) string {

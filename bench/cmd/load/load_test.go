@@ -372,6 +372,16 @@ func TestReportFloor(t *testing.T) {
 			t.Errorf("Targets lack %q\n%s", want, s)
 		}
 	}
+	// A row outside the study (serve's token endpoint) gets the bound's
+	// ratio with the primitive's in-server cost, from the floor row that
+	// names the same primitive.
+	token := m("token/ES256/signet-serve", 16000, 60000, 30000)
+	token.Group, token.Labels = "serve", map[string]string{"primitive": "ES256 issue small"}
+	b.Reset()
+	newReport(config{}, append(ms, token), time.Time{}).targetsSection(&b)
+	if want := "with the primitive's in-server cost (`issue/ES256/floor` less its baseline: 40.0 µs) the same ratio by CPU is (10.0 + 40.0) / 60.0 = 0.83 |"; !strings.Contains(b.String(), want) {
+		t.Errorf("the token endpoint's target lacks %q\n%s", want, b.String())
+	}
 	b.Reset()
 	newReport(config{}, ms[:2], time.Time{}).targetsSection(&b)
 	if s := b.String(); strings.Contains(s, "floor") {
