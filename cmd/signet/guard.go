@@ -266,10 +266,7 @@ func runGuardService(ctx context.Context, cfg *guardConfig, logger *slog.Logger,
 		listeners = append(listeners, adminLn)
 		inst.adminAddr = adminLn.Addr().String()
 	}
-	served := make(chan error, len(servers))
-	for i, s := range servers {
-		go func() { served <- s.Serve(listeners[i]) }()
-	}
+	group := startServers(servers, listeners)
 	source := cfg.jwksURL
 	if source == "" {
 		source = cfg.keyFile + cfg.jwksFile
@@ -282,43 +279,20 @@ func runGuardService(ctx context.Context, cfg *guardConfig, logger *slog.Logger,
 		hooks.ready(inst)
 	}
 
-	var failed error
-loop:
-	for {
-		select {
-		case <-ctx.Done():
-			break loop
-		case <-hooks.hup:
-			if remote == nil {
-				logger.Info("SIGHUP: nothing to reload (keys from a file)")
-				continue
-			}
-			rctx, cancel := context.WithTimeout(context.Background(), jwks.DefaultFetchTimeout)
-			if err := remote.Refresh(rctx); err != nil {
-				logger.Warn("SIGHUP: key set refresh failed; the keys held keep serving", "err", err)
-			} else {
-				logger.Info("SIGHUP: key set refreshed")
-			}
-			cancel()
-		case err := <-served:
-			failed = fmt.Errorf("guard: the server stopped: %w", err)
-			logger.Error("server stopped", "err", err)
-			break loop
+	onHUP := func() {
+		if remote == nil {
+			logger.Info("SIGHUP: nothing to reload (keys from a file)")
+			return
+		}
+		rctx, cancel := context.WithTimeout(context.Background(), jwks.DefaultFetchTimeout)
+		defer cancel()
+		if err := remote.Refresh(rctx); err != nil {
+			logger.Warn("SIGHUP: key set refresh failed; the keys held keep serving", "err", err)
+		} else {
+			logger.Info("SIGHUP: key set refreshed")
 		}
 	}
-	logger.Info("signet guard: shutting down")
-	shutCtx, cancel := context.WithTimeout(context.Background(), guardShutdownTimeout)
-	defer cancel()
-	for _, s := range servers {
-		if err := s.Shutdown(shutCtx); err != nil {
-			logger.Warn("shutdown: requests still in flight were cut off", "err", err)
-			s.Close()
-		}
-	}
-	if failed == nil {
-		logger.Info("signet guard: stopped")
-	}
-	return failed
+	return group.run(ctx, "guard", hooks.hup, onHUP, guardShutdownTimeout, logger)
 }
 
 // newGuardServer is an http.Server with the guard's timeouts and limits.

@@ -328,18 +328,7 @@ func runService(ctx context.Context, cfg *serveConfig, stdout io.Writer, logger 
 		servers = append(servers, newHTTPServer(admin, nil, errorLog))
 		listeners = append(listeners, adminLn)
 	}
-	served := make(chan error, len(servers))
-	for i, s := range servers {
-		go func() {
-			var err error
-			if s.TLSConfig != nil {
-				err = s.ServeTLS(listeners[i], "", "")
-			} else {
-				err = s.Serve(listeners[i])
-			}
-			served <- err
-		}()
-	}
+	group := startServers(servers, listeners)
 
 	reload := func() error {
 		if cfg.dev {
@@ -370,34 +359,9 @@ func runService(ctx context.Context, cfg *serveConfig, stdout io.Writer, logger 
 		hooks.ready(inst)
 	}
 
-	var failed error
-loop:
-	for {
-		select {
-		case <-ctx.Done():
-			break loop
-		case <-hooks.hup:
-			reload()
-		case err := <-served:
-			failed = fmt.Errorf("serve: the server stopped: %w", err)
-			logger.Error("server stopped", "err", err)
-			break loop
-		}
-	}
-	logger.Info("signet serve: shutting down")
-	shutCtx, cancel := context.WithTimeout(context.Background(), serveShutdownTimeout)
-	defer cancel()
-	for _, s := range servers {
-		if err := s.Shutdown(shutCtx); err != nil {
-			logger.Warn("shutdown: requests still in flight were cut off", "err", err)
-			s.Close()
-		}
-	}
+	err = group.run(ctx, "serve", hooks.hup, func() { reload() }, serveShutdownTimeout, logger)
 	stopLoop()
-	if failed == nil {
-		logger.Info("signet serve: stopped")
-	}
-	return failed
+	return err
 }
 
 // newHTTPServer is an http.Server with the service's timeouts and limits.

@@ -353,7 +353,11 @@ func parseClientKeys(raw json.RawMessage) (*signet.KeySet, error) {
 	}
 	if len(rep.Skipped) > 0 {
 		sk := rep.Skipped[0]
-		return nil, fmt.Errorf("keys[%d] cannot verify client assertions (an RSA key needs an alg): %w", sk.Index, sk.Err)
+		hint := ""
+		if sk.Index < len(set.Keys) && string(set.Keys[sk.Index]["kty"]) == `"RSA"` && set.Keys[sk.Index]["alg"] == nil {
+			hint = ` (an RSA key needs an "alg")`
+		}
+		return nil, fmt.Errorf("keys[%d] cannot verify client assertions%s: %w", sk.Index, hint, sk.Err)
 	}
 	if ks.Len() == 0 {
 		return nil, fmt.Errorf("%w: no signing key", signet.ErrKeyNotFound)

@@ -1,6 +1,7 @@
 package oauth
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -175,4 +176,32 @@ func TestParseClientsErrors(t *testing.T) {
 			t.Fatalf("got %v", err)
 		}
 	})
+}
+
+// TestClientKeyErrorHint: a client key refused is reported with its own
+// reason; the hint to add an "alg" comes only with an RSA key without one.
+func TestClientKeyErrorHint(t *testing.T) {
+	ec, _ := signet.GenerateKeyWithID(signet.ES256, "e1")
+	ecSet := string(publicSet(t, ec))
+	rsa, _ := signet.GenerateKey(signet.RS256)
+	rsaPub, _ := jwk.MarshalPublic(rsa)
+	for _, c := range []struct {
+		name, jwks string
+		err        error
+		hint       bool
+	}{
+		{"EC key for encryption", strings.Replace(ecSet, `"use":"sig"`, `"use":"enc"`, 1), signet.ErrKeyUsage, false},
+		{"EC key with another curve's alg", strings.Replace(ecSet, `"alg":"ES256"`, `"alg":"ES384"`, 1), signet.ErrAlgorithmMismatch, false},
+		{"RSA key without alg", `{"keys":[` + strings.Replace(string(rsaPub), `"alg":"RS256",`, "", 1) + `]}`, signet.ErrUnsupported, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := parseClientKeys(json.RawMessage(c.jwks))
+			if !errors.Is(err, c.err) {
+				t.Fatalf("err = %v, want %v (jwks %s)", err, c.err, c.jwks)
+			}
+			if hint := strings.Contains(err.Error(), "RSA key needs"); hint != c.hint {
+				t.Fatalf("err = %v: the RSA hint present %v, want %v", err, hint, c.hint)
+			}
+		})
+	}
 }

@@ -13,9 +13,20 @@ import (
 // first, to the left, and are never reached while a trusted proxy
 // appended after them); a request from any other address counts by that
 // address, its X-Forwarded-For ignored. An entry that is not an IP
-// address ends the walk at the last trusted hop.
+// address ends the walk at the last trusted hop. IPv4 addresses match
+// trusted prefixes written either way, 10.0.0.0/8 or ::ffff:10.0.0.0/104.
 func ForwardedFor(trusted []netip.Prefix) func(r *http.Request) netip.Addr {
-	ps := append([]netip.Prefix(nil), trusted...)
+	ps := make([]netip.Prefix, len(trusted))
+	for i, p := range trusted {
+		// A request's address is unmapped before it is looked up: an
+		// IPv4-mapped prefix (::ffff:10.0.0.0/104, as dual-stack tools
+		// print IPv4 peers) is the IPv4 prefix it maps. A shorter IPv6
+		// prefix stays IPv6 only.
+		if p.Addr().Is4In6() && p.Bits() >= 96 {
+			p = netip.PrefixFrom(p.Addr().Unmap(), p.Bits()-96)
+		}
+		ps[i] = p
+	}
 	isTrusted := func(a netip.Addr) bool {
 		a = a.Unmap()
 		for _, p := range ps {

@@ -36,3 +36,33 @@ func TestForwardedFor(t *testing.T) {
 		})
 	}
 }
+
+// TestForwardedForMappedPrefix: a proxy given in its IPv4-mapped form (as
+// dual-stack tools print an IPv4 peer, ::ffff:10.0.0.2) is trusted
+// whichever form its requests arrive in; an address outside the prefix
+// is not.
+func TestForwardedForMappedPrefix(t *testing.T) {
+	f := ForwardedFor([]netip.Prefix{netip.MustParsePrefix("::ffff:10.0.0.0/104"), netip.MustParsePrefix("::ffff:192.0.2.7/128")})
+	for _, c := range []struct {
+		name   string
+		remote string
+		xff    []string
+		want   string
+	}{
+		{"mapped CIDR, IPv4 request", "10.0.0.2:5000", []string{"198.51.100.1"}, "198.51.100.1"},
+		{"mapped CIDR, mapped request", "[::ffff:10.0.0.2]:5000", []string{"198.51.100.1"}, "198.51.100.1"},
+		{"mapped address, IPv4 request", "192.0.2.7:5000", []string{"198.51.100.1"}, "198.51.100.1"},
+		{"mapped CIDR, trusted hop in the header", "10.0.0.2:5000", []string{"198.51.100.1, 10.0.0.9"}, "198.51.100.1"},
+		{"outside the mapped CIDR, header ignored", "11.0.0.2:5000", []string{"198.51.100.1"}, "11.0.0.2"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := &http.Request{RemoteAddr: c.remote, Header: http.Header{}}
+			for _, v := range c.xff {
+				r.Header.Add("X-Forwarded-For", v)
+			}
+			if got := f(r); got != netip.MustParseAddr(c.want) {
+				t.Fatalf("got %v, want %s", got, c.want)
+			}
+		})
+	}
+}
