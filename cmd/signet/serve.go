@@ -156,6 +156,9 @@ func (c *cli) serveFlags(args []string, getenv func(string) string) (*serveConfi
 			}
 			p = netip.PrefixFrom(a, a.BitLen())
 		}
+		if p.Bits() == 0 {
+			return fmt.Errorf("%q trusts every address: any client could then name its own source", v)
+		}
 		trusted = append(trusted, p.Masked())
 		return nil
 	})

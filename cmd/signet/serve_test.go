@@ -213,6 +213,8 @@ func TestServeUsage(t *testing.T) {
 		{[]string{"--dev", "--issuer", "ftp://x"}, nil, "issuer"},
 		{[]string{"--dev", "--trusted-proxy", "10.0.0.0/33"}, nil, "trusted-proxy"},
 		{[]string{"--dev", "--trusted-proxy", "proxy.internal"}, nil, "trusted-proxy"},
+		{[]string{"--dev", "--trusted-proxy", "0.0.0.0/0"}, nil, "trusts every address"},
+		{[]string{"--dev", "--trusted-proxy", "::/0"}, nil, "trusts every address"},
 		{[]string{"--clients", clients, "--redis", "not a url"}, map[string]string{"SIGNET_KEK": "k4.local.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"}, "--redis"},
 	} {
 		var stdout, stderr syncBuffer
