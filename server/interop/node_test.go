@@ -25,17 +25,6 @@ const (
 	nodeScript = "oauth-peer.mjs"
 )
 
-// nodeUnavailable reports a missing Node.js peer: a skip, or a failure
-// when SIGNET_INTEROP=1 says the interop tests must run.
-func nodeUnavailable(t *testing.T, format string, args ...any) {
-	t.Helper()
-	msg := fmt.Sprintf(format, args...) + "; run `bash server/interop/setup.sh node` from the repository root"
-	if os.Getenv(envRequire) == "1" {
-		t.Fatalf("%s (%s=1: the Node.js interop test must run)", msg, envRequire)
-	}
-	t.Skipf("%s (set %s=1 to make this a failure)", msg, envRequire)
-}
-
 // nodeClient is one client as the Node.js peer is told about it.
 type nodeClient struct {
 	Name     string `json:"name"`
@@ -153,25 +142,25 @@ func nodeBinary(t *testing.T) string {
 	t.Helper()
 	node, err := exec.LookPath("node")
 	if err != nil {
-		nodeUnavailable(t, "node is not installed (need Node.js >= 20)")
+		unavailable(t, "Node.js", "node", "node is not installed (need Node.js >= 20)")
 	}
 	out, err := exec.Command(node, "-p", "process.versions.node").Output()
 	if err != nil {
-		nodeUnavailable(t, "%s does not run: %v", node, err)
+		unavailable(t, "Node.js", "node", "%s does not run: %v", node, err)
 	}
 	v := strings.TrimSpace(string(out))
 	if major, err := strconv.Atoi(strings.SplitN(v, ".", 2)[0]); err != nil || major < 20 {
-		nodeUnavailable(t, "node %s is too old: openid-client 6 and jose 6 need Node.js >= 20", v)
+		unavailable(t, "Node.js", "node", "node %s is too old: openid-client 6 and jose 6 need Node.js >= 20", v)
 	}
 	for _, pkg := range []string{"openid-client", "jose"} {
 		if _, err := os.Stat(filepath.Join(nodeDir, "node_modules", pkg, "package.json")); err != nil {
-			nodeUnavailable(t, "npm %s is not installed in %s/node_modules (%v)", pkg, nodeDir, err)
+			unavailable(t, "Node.js", "node", "npm %s is not installed in %s/node_modules (%v)", pkg, nodeDir, err)
 		}
 	}
 	probe := exec.Command(node, "--input-type=module", "-e", `await import("openid-client"); await import("jose")`)
 	probe.Dir = nodeDir
 	if out, err := probe.CombinedOutput(); err != nil {
-		nodeUnavailable(t, "openid-client and jose do not import in %s: %v\n%s", nodeDir, err, out)
+		unavailable(t, "Node.js", "node", "openid-client and jose do not import in %s: %v\n%s", nodeDir, err, out)
 	}
 	return node
 }

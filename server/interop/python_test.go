@@ -23,13 +23,18 @@ const (
 	pythonScript = "python/oauth_peer.py"
 )
 
-// unavailable reports a missing peer: a skip, or a failure when
+// unavailable reports a missing peer (peer "Python" or "Node.js", set up
+// by `bash server/interop/setup.sh [arg]`): a skip, or a failure when
 // SIGNET_INTEROP=1 says the interop tests must run.
-func unavailable(t *testing.T, format string, args ...any) {
+func unavailable(t *testing.T, peer, arg, format string, args ...any) {
 	t.Helper()
-	msg := fmt.Sprintf(format, args...) + "; run `bash server/interop/setup.sh` from the repository root"
+	setup := "bash server/interop/setup.sh"
+	if arg != "" {
+		setup += " " + arg
+	}
+	msg := fmt.Sprintf(format, args...) + "; run `" + setup + "` from the repository root"
 	if os.Getenv(envRequire) == "1" {
-		t.Fatalf("%s (%s=1: the Python interop test must run)", msg, envRequire)
+		t.Fatalf("%s (%s=1: the %s interop test must run)", msg, envRequire, peer)
 	}
 	t.Skipf("%s (set %s=1 to make this a failure)", msg, envRequire)
 }
@@ -120,10 +125,10 @@ func runPython(t *testing.T, cfg peerConfig) peerResult {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(py); err != nil {
-		unavailable(t, "the Python peers' virtualenv is missing (%v)", err)
+		unavailable(t, "Python", "", "the Python peers' virtualenv is missing (%v)", err)
 	}
 	if err := exec.Command(py, "-c", "import authlib, jwt, requests").Run(); err != nil {
-		unavailable(t, "the Python peers do not import from %s (%v)", py, err)
+		unavailable(t, "Python", "", "the Python peers do not import from %s (%v)", py, err)
 	}
 	file := filepath.Join(t.TempDir(), "config.json")
 	b, err := json.Marshal(cfg)
