@@ -7,12 +7,17 @@ import "github.com/signet-go/signet"
 // jwt looks a token's key ID up in it without copying the ID, so that
 // jwt.Verify costs the same with a Remote as with a *signet.KeySet, and
 // sends only a miss to Select (which may refetch).
+//
+// The set is immutable: a later fetch replaces it, never changes it.
 func (r *Remote) Cached() *signet.KeySet {
-	set, err := r.KeySet()
-	if err != nil {
+	if r == nil {
 		return nil
 	}
-	return set
+	st := r.state.Load()
+	if r.usable(st) != nil {
+		return nil
+	}
+	return st.set
 }
 
 var _ signet.CachedKeys = (*Remote)(nil)

@@ -160,26 +160,6 @@ func (r *Remote) Select(kid string, alg signet.Algorithm) (signet.Candidates, er
 	return r.miss(kid, alg, err)
 }
 
-// KeySet returns the set the Remote serves from now, for a caller that
-// looks keys up itself: a *signet.KeySet, immutable, replaced (not
-// changed) by later fetches. The error wraps signet.ErrUnavailable when
-// Select would return it (no set fetched yet, or stale past MaxStale).
-//
-// A lookup in the returned set is what Select does on a hit; a miss in it
-// should go to Select, which may refetch. Package jwt does exactly this (through Cached), so
-// that a key ID read from a token is looked up without being copied:
-// jwt.Verify costs the same with a Remote as with a *signet.KeySet.
-func (r *Remote) KeySet() (*signet.KeySet, error) {
-	if r == nil {
-		return nil, errNilRemote
-	}
-	st := r.state.Load()
-	if err := r.usable(st); err != nil {
-		return nil, err
-	}
-	return st.set, nil
-}
-
 // usable returns nil when st's set may serve, else why not.
 func (r *Remote) usable(st *state) error {
 	if st.set == nil {
