@@ -21,7 +21,6 @@ import (
 	"github.com/signet-go/signet/jwk"
 	"github.com/signet-go/signet/jwks"
 	"github.com/signet-go/signet/jwt"
-	"github.com/signet-go/signet/server/keys"
 )
 
 // guardRun is a guard call running in this process.
@@ -70,28 +69,6 @@ func (g *guardRun) stop() int {
 		g.ended = true
 	}
 	return g.code
-}
-
-// startServeHooks is startServe with the key manager's configuration
-// adjusted by kc.
-func startServeHooks(t *testing.T, args []string, kc func(*keys.Config)) *running {
-	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	r := &running{t: t, stdout: &syncBuffer{}, stderr: &syncBuffer{}, cancel: cancel, done: make(chan int, 1)}
-	ready := make(chan *instance, 1)
-	hooks := serveHooks{ready: func(i *instance) { ready <- i }, getenv: func(string) string { return "" }, keys: kc}
-	go func() { r.done <- serve(ctx, args, r.stdout, r.stderr, hooks) }()
-	t.Cleanup(func() { r.stop() })
-	select {
-	case r.inst = <-ready:
-		return r
-	case code := <-r.done:
-		r.stopped, r.code = true, code
-		t.Fatalf("serve %v exited with %d before listening:\n%s", args, code, r.stderr)
-	case <-time.After(30 * time.Second):
-		t.Fatalf("serve %v did not listen within 30 s:\n%s", args, r.stderr)
-	}
-	return nil
 }
 
 // devCredentials reads the client id and secret serve --dev printed.
@@ -151,9 +128,9 @@ func TestGuardServeRotation(t *testing.T) {
 		duration = 7 * time.Second
 		clients  = 4
 	)
-	srv := startServeHooks(t, []string{"--dev", "--addr", "127.0.0.1:0"}, func(c *keys.Config) {
-		c.Rotate, c.MaxAge, c.Reload = rotate, time.Second, 200*time.Millisecond
-	})
+	// --rotate 2s: the JWKS max-age scales down to 1 s, as a fast
+	// rotation needs.
+	srv := startServe(t, []string{"--dev", "--addr", "127.0.0.1:0", "--rotate", rotate.String()}, nil)
 	id, secret := devCredentials(t, srv)
 	issuer := srv.inst.issuer
 	up := helloUpstream(t)

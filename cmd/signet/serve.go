@@ -69,9 +69,6 @@ type serveHooks struct {
 	ready func(*instance)
 	// getenv reads the environment (os.Getenv when nil).
 	getenv func(string) string
-	// keys, when set, adjusts the key manager's configuration (tests
-	// shorten MaxAge and Reload to rotate in seconds).
-	keys func(*keys.Config)
 }
 
 // instance is a running service, as the ready hook sees it.
@@ -288,11 +285,7 @@ func runService(ctx context.Context, cfg *serveConfig, stdout io.Writer, logger 
 	}
 
 	m := metrics.New()
-	kc := keys.Config{Algorithm: cfg.alg, Rotate: cfg.rotate, Reload: serveReload, KEK: kek, Logger: logger, Observer: m}
-	if hooks.keys != nil {
-		hooks.keys(&kc)
-	}
-	km, err := keys.New(store, kc)
+	km, err := keys.New(store, keys.Config{Algorithm: cfg.alg, Rotate: cfg.rotate, Reload: serveReload, KEK: kek, Logger: logger, Observer: m})
 	if err != nil {
 		return &usageError{msg: "serve: " + err.Error()}
 	}
