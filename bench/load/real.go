@@ -224,19 +224,45 @@ func startRealServe(ctx context.Context, env *Env, alg signet.Algorithm) (*realS
 }
 
 // realProxyScenario is the guard's baseline: loadsrv -proxy, a plain
-// httputil.ReverseProxy, in front of the same upstream /hello.
+// httputil.ReverseProxy, in front of the same upstream /hello, sent the
+// guard's requests (ES256 Bearer tokens of the same claims, cycled), so
+// that the two differ by what the guard does with the token.
 func realProxyScenario() Scenario {
 	return Scenario{
 		Group:  "guard",
 		Name:   "proxy",
 		Labels: realLabels("proxy", "", "net/http/httputil", ""),
 		Setup: func(ctx context.Context, env *Env) (*Target, error) {
+			// The guard's request: an ES256 Bearer token of the same
+			// claims, realCycledTokens of them cycled (the proxy reads
+			// none and forwards the header, as a plain proxy does).
+			dir, err := os.MkdirTemp(env.Tmp, "proxy-")
+			if err != nil {
+				return nil, err
+			}
+			key, err := signet.GenerateKeyWithID(signet.ES256, "load-1")
+			if err != nil {
+				os.RemoveAll(dir)
+				return nil, err
+			}
+			toks, err := mintTokens(key, realCycledTokens)
+			if err != nil {
+				os.RemoveAll(dir)
+				return nil, err
+			}
+			tokFile := filepath.Join(dir, "tokens.txt")
+			if err := writeLines(tokFile, toks); err != nil {
+				os.RemoveAll(dir)
+				return nil, err
+			}
 			up, err := startRealUpstream(ctx, env)
 			if err != nil {
+				os.RemoveAll(dir)
 				return nil, err
 			}
 			addr, err := FreeAddr()
 			if err != nil {
+				os.RemoveAll(dir)
 				up.Stop()
 				return nil, err
 			}
@@ -247,13 +273,14 @@ func realProxyScenario() Scenario {
 				Ready: "http://" + addr + "/hello",
 			})
 			if err != nil {
+				os.RemoveAll(dir)
 				up.Stop()
 				return nil, err
 			}
 			t := &Target{
-				Wrk:     WrkSpec{URL: "http://" + addr + "/hello"},
+				Wrk:     WrkSpec{URL: "http://" + addr + "/hello", Script: "tokens.lua", Args: []string{"tokens=" + tokFile}},
 				Servers: []*Server{srv},
-				Close:   func() error { return errors.Join(srv.Stop(), up.Stop()) },
+				Close:   func() error { return errors.Join(srv.Stop(), up.Stop(), os.RemoveAll(dir)) },
 			}
 			up.account(t)
 			return t, nil

@@ -100,8 +100,12 @@ const StudyHello = "hello/post"
 //     GOMEMLIMIT=256MiB ("issue/ES256/golang-jwt/gogc-off"), each beside
 //     /hello in the same runtime.
 //
-// quick keeps the study group's HS256, ES256, EdDSA and v4.public and the
-// baseline: 25 scenarios. Every scenario is labelled (format, alg, op,
+// The issue rows' baseline is StudyHello; the check rows' is /hello sent
+// the same Bearer tokens (studyBearerHello: "hello/bearer/ES256", one per
+// algorithm, payload and runtime).
+//
+// quick keeps the study group's HS256, ES256, EdDSA and v4.public and
+// their baselines: 29 scenarios. Every scenario is labelled (format, alg, op,
 // lib, payload, gomaxprocs, gogc, and "primitive" where a bound applies);
 // MeasureBounds fills BoundNS from the "primitive" label.
 func StudyScenarios(quick bool) []Scenario {
@@ -111,6 +115,7 @@ func StudyScenarios(quick bool) []Scenario {
 	}
 	out := []Scenario{studyHelloScenario(studyDefault)}
 	for _, alg := range algs {
+		out = append(out, studyBearerHello(alg, "small", studyDefault))
 		out = append(out, studyPairs("study", alg, "small", studyDefault)...)
 	}
 	if quick {
@@ -118,12 +123,14 @@ func StudyScenarios(quick bool) []Scenario {
 	}
 	for _, alg := range []string{"HS256", "ES256"} {
 		for _, size := range study.Sizes[1:] {
+			out = append(out, studyBearerHello(alg, size, studyDefault))
 			out = append(out, studyPairs("payload", alg, size, studyDefault)...)
 		}
 	}
 	for _, rt := range studyRuntimes {
 		out = append(out, studyHelloScenario(rt))
 		for _, alg := range []string{"HS256", "ES256"} {
+			out = append(out, studyBearerHello(alg, "small", rt))
 			out = append(out, studyPairs("runtime", alg, "small", rt)...)
 		}
 	}
@@ -139,6 +146,39 @@ func studyHelloScenario(rt studyRuntime) Scenario {
 		Labels: rt.labels(map[string]string{"format": "HTTP", "op": "hello", "lib": "net/http", "method": "POST"}),
 		Setup: func(ctx context.Context, env *Env) (*Target, error) {
 			return studyTarget(ctx, env, name, rt, nil, "/hello", "")
+		},
+	}
+}
+
+// StudyBearerHello is the prefix of the check rows' baselines:
+// "hello/bearer/ES256" (and "/medium", "/gogc200"… as the rows they serve).
+const StudyBearerHello = "hello/bearer"
+
+// studyBearerName is the baseline of the check rows of alg, size and rt.
+func studyBearerName(alg, size string, rt studyRuntime) string {
+	name := StudyBearerHello + "/" + alg
+	if size != "small" {
+		name += "/" + size
+	}
+	return name + rt.suffix
+}
+
+// studyBearerHello is the check rows' baseline: /hello sent the very
+// request /check gets (the study's POST and body, and the Authorization
+// header cycling through the same pre-made tokens of alg and size, from
+// signet's server) so that a check row and its baseline differ by the
+// handler alone: reading the header and checking the token. /hello reads
+// neither; the header's bytes are parsed by net/http in both.
+func studyBearerHello(alg, size string, rt studyRuntime) Scenario {
+	name := studyBearerName(alg, size, rt)
+	args := []string{"-lib", study.LibSignet, "-alg", alg, "-payload", size}
+	return Scenario{
+		Group: "baseline",
+		Name:  name,
+		Labels: rt.labels(map[string]string{"format": "HTTP", "op": "hello", "lib": "net/http", "method": "POST",
+			"alg": alg, "payload": size, "auth": "bearer"}),
+		Setup: func(ctx context.Context, env *Env) (*Target, error) {
+			return studyTarget(ctx, env, name, rt, args, "/hello", "check")
 		},
 	}
 }
@@ -166,10 +206,14 @@ func studyPairs(group, alg, size string, rt studyRuntime) []Scenario {
 				l["primitive"] = primitiveLabel(alg, op, size)
 			}
 			args := []string{"-lib", lib, "-alg", alg, "-payload", size}
+			baseline := StudyHello + rt.suffix
+			if op == "check" {
+				baseline = studyBearerName(alg, size, rt)
+			}
 			out = append(out, Scenario{
 				Group:    group,
 				Name:     name,
-				Baseline: StudyHello + rt.suffix,
+				Baseline: baseline,
 				Labels:   rt.labels(l),
 				Setup: func(ctx context.Context, env *Env) (*Target, error) {
 					return studyTarget(ctx, env, name, rt, args, "/"+op, op)

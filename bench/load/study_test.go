@@ -21,8 +21,8 @@ func TestStudyScenarios(t *testing.T) {
 		quick bool
 		n     int
 	}{
-		{true, 1 + 4*6}, // hello + (HS256, ES256, EdDSA, v4.public) × issue/check × 2 libs and the floor
-		{false, 1 + 7*4 + 6*2 + 2*2*4 + 3*(1+2*4)}, // + the floor of 6 algs + payload (2 algs × 2 sizes) + runtime (3 × (hello + 2 algs))
+		{true, 1 + 4*7}, // hello + (HS256, ES256, EdDSA, v4.public) × (the bearer baseline + issue/check × 2 libs and the floor)
+		{false, 1 + 7*5 + 6*2 + 2*2*5 + 3*(1+2*5)}, // + the floor of 6 algs + payload (2 algs × 2 sizes) + runtime (3 × (hello + 2 algs)), each (alg, size, runtime) with its bearer baseline
 	} {
 		scs := StudyScenarios(c.quick)
 		if len(scs) != c.n {
@@ -38,7 +38,7 @@ func TestStudyScenarios(t *testing.T) {
 		for _, s := range scs {
 			l := s.Labels
 			if s.Group == "baseline" {
-				if !strings.HasPrefix(s.Name, StudyHello) || s.Baseline != "" || l["op"] != "hello" {
+				if !strings.HasPrefix(s.Name, StudyHello) && !strings.HasPrefix(s.Name, StudyBearerHello+"/") || s.Baseline != "" || l["op"] != "hello" {
 					t.Errorf("baseline %s: %+v", s.Name, s)
 				}
 				continue
@@ -50,6 +50,11 @@ func TestStudyScenarios(t *testing.T) {
 			}
 			if b.Labels["gomaxprocs"] != l["gomaxprocs"] || b.Labels["gogc"] != l["gogc"] || b.Labels["gomemlimit"] != l["gomemlimit"] {
 				t.Errorf("%s: runtime %v, its baseline's %v", s.Name, l, b.Labels)
+			}
+			// A check row's baseline gets the same request: its tokens in the header.
+			bearer := b.Labels["auth"] == "bearer" && b.Labels["alg"] == l["alg"] && b.Labels["payload"] == l["payload"]
+			if (l["op"] == "check") != bearer {
+				t.Errorf("%s: baseline %s (labels %v)", s.Name, b.Name, b.Labels)
 			}
 			want := l["op"] + "/" + l["alg"] + "/" + l["lib"]
 			if !strings.HasPrefix(s.Name, want) || l["format"] == "" || l["payload"] == "" || l["gogc"] == "" {
@@ -145,11 +150,11 @@ func TestStudySmoke(t *testing.T) {
 	}
 	var scs []Scenario
 	for _, s := range StudyScenarios(true) {
-		if s.Name == StudyHello || s.Name == "issue/HS256/golang-jwt" || s.Name == "check/v4.public/signet" {
+		if s.Name == StudyHello || s.Name == "issue/HS256/golang-jwt" || s.Name == "hello/bearer/v4.public" || s.Name == "check/v4.public/signet" {
 			scs = append(scs, s)
 		}
 	}
-	if len(scs) != 3 {
+	if len(scs) != 4 {
 		t.Fatalf("%d scenarios", len(scs))
 	}
 	env := &Env{Bin: t.TempDir(), Tmp: t.TempDir(), ServerCPUs: "0", WrkCPUs: "1"}
@@ -171,7 +176,7 @@ func TestStudySmoke(t *testing.T) {
 		if m.CPUPerReqNS <= 0 || m.PeakRSS <= 0 {
 			t.Errorf("%s: CPU %v ns/req, peak RSS %d", m.Scenario, m.CPUPerReqNS, m.PeakRSS)
 		}
-		if m.Scenario != StudyHello && m.BaselineRPS <= 0 {
+		if m.Group != "baseline" && m.BaselineRPS <= 0 {
 			t.Errorf("%s: no baseline figures", m.Scenario)
 		}
 		t.Logf("%s: %.0f req/s, P99 %.2f ms, %.0f ns CPU/req (baseline %.0f req/s)", m.Scenario, m.RPS, m.P99, m.CPUPerReqNS, m.BaselineRPS)

@@ -15,7 +15,7 @@ import (
 func (r *report) runRecord() record {
 	return record{"suite": scaleSuite, "op": "run", "mode": r.cfg.mode, "rounds": r.cfg.opt.Rounds,
 		"duration_s": r.cfg.opt.Duration.Seconds(), "warmup_s": r.cfg.opt.Warmup.Seconds(),
-		"baseline_every": r.cfg.opt.BaselineEvery, "started": r.started.UTC().Format(time.RFC3339)}
+		"baseline_every": r.cfg.opt.BaselineEvery, "idle": r.cfg.idle, "started": r.started.UTC().Format(time.RFC3339)}
 }
 
 // measurementKeys are the fields recordOf writes itself; the others of an
@@ -76,6 +76,7 @@ func (r *report) readScale(rec map[string]any) {
 		r.cfg.opt.Duration = time.Duration(num("duration_s") * float64(time.Second))
 		r.cfg.opt.Warmup = time.Duration(num("warmup_s") * float64(time.Second))
 		r.cfg.opt.BaselineEvery = int(num("baseline_every"))
+		r.cfg.idle = str("idle")
 		r.started, _ = time.Parse(time.RFC3339, str("started"))
 	case "redis-capacity":
 		if r.redis == nil {

@@ -48,6 +48,10 @@ type config struct {
 	only string
 	list bool
 	from string // re-render HTTP.md from this results.json
+	// idle is how idle CPUs wait during the run: "poll" (asked for with
+	// --idle poll, the default, and granted), "halt" (--idle halt), or
+	// "halt (…)" when polling was asked for and refused.
+	idle string
 	opt  load.Options
 }
 
@@ -66,16 +70,20 @@ func parse(args []string, stderr io.Writer) (config, error) {
 	duration := fs.Duration("duration", 0, "measured wrk run per scenario and round, whole seconds (overrides the mode's)")
 	warmup := fs.Duration("warmup", 0, "warm-up per run, whole seconds; -1s for none (overrides the mode's)")
 	every := fs.Int("baseline-every", 0, "a baseline run serves this many scenarios of a round (default 4; 1 pairs every run)")
+	idle := fs.String("idle", "poll", "how idle CPUs wait during the run: poll (hold /dev/cpu_dma_latency at 0, as tuned's latency-performance profile does; needs root) or halt (the kernel's default)")
 	if err := fs.Parse(args); err != nil {
 		return config{}, err
 	}
 	if fs.NArg() > 0 {
 		return config{}, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
+	if *idle != "poll" && *idle != "halt" {
+		return config{}, fmt.Errorf("--idle %q: poll or halt", *idle)
+	}
 	if *quick && *full {
 		return config{}, errors.New("--quick and --full together")
 	}
-	cfg := config{mode: "quick", out: *out, root: *root, bin: *bin, only: *only, list: *list, from: *from,
+	cfg := config{mode: "quick", out: *out, root: *root, bin: *bin, only: *only, list: *list, from: *from, idle: *idle,
 		opt: load.Options{Rounds: 3, Warmup: time.Second, Duration: time.Second}}
 	if *full {
 		cfg.mode = "full"
@@ -140,9 +148,18 @@ func run(args []string, stderr io.Writer) error {
 	if err := prepare(scs, stderr); err != nil {
 		return err
 	}
+	if cfg.idle == "poll" {
+		release, err := load.PollIdle()
+		if err != nil {
+			cfg.idle = "halt (" + err.Error() + ")"
+			fmt.Fprintf(stderr, "load: %v; idle CPUs halt, and a slow handler's CPU per request includes waking wrk's CPU\n", err)
+		} else {
+			defer release()
+		}
+	}
 	steps, _ := load.Plan(scs, opt)
-	fmt.Fprintf(stderr, "load: %s run: %d scenarios, %d runs (%d rounds, %v warm-up + %v measured per run); servers on CPU %s with GOMAXPROCS=1, wrk on CPU %s\n",
-		cfg.mode, len(scs), len(steps), opt.Rounds, opt.Warmup, opt.Duration, env.ServerCPUs, env.WrkCPUs)
+	fmt.Fprintf(stderr, "load: %s run: %d scenarios, %d runs (%d rounds, %v warm-up + %v measured per run); servers on CPU %s with GOMAXPROCS=1, wrk on CPU %s; idle CPUs %s\n",
+		cfg.mode, len(scs), len(steps), opt.Rounds, opt.Warmup, opt.Duration, env.ServerCPUs, env.WrkCPUs, cfg.idle)
 	started := time.Now()
 	ms, runErr := load.Run(ctx, scs, opt)
 	if runErr != nil && ms == nil {

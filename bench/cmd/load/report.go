@@ -105,6 +105,7 @@ func (r *report) markdown(b *bytes.Buffer, charts []chart) {
 	fmt.Fprintf(b, "Run: %s, %s, %d rounds of %v measured after %v of warm-up per run (servers started afresh for every run), a baseline run before every %d scenarios of a round; %s.\n\n",
 		r.cfg.mode, r.when(), r.cfg.opt.Rounds, r.cfg.opt.Duration, r.cfg.opt.Warmup, max(r.cfg.opt.BaselineEvery, 1), r.env.String())
 	fmt.Fprintf(b, "Setup: the server on CPU 0 with GOMAXPROCS=1 (unless a row says otherwise), wrk (Debian %s) on CPU 1, `-t1 -c10 --latency` (the study's -c10), 127.0.0.1. Figures are medians over the rounds; \"× base\" is the median of the per-round ratios to the baseline run just before; CPU is the server's utime+stime per request (/proc, all its processes the row names), \"server busy\" that CPU over the run's time (one core is 100%%: well below it, wrk or the machine limited the run, and its requests/s understate the server); RSS is the peak (VmHWM).\n\n", r.env.Wrk)
+	fmt.Fprintf(b, "Idle CPUs: %s. %s\n\n", r.idleName(), r.idleWhy())
 	r.targetsSection(b)
 	r.groupTables(b)
 	r.chartsSection(b, charts)
@@ -206,4 +207,25 @@ func mdEscape(s string) string {
 		s = s[:300] + "…"
 	}
 	return s
+}
+
+// idleName is how idle CPUs waited during the run, as HTTP.md says it.
+func (r *report) idleName() string {
+	switch {
+	case r.cfg.idle == "poll":
+		return "poll (`/dev/cpu_dma_latency` held at 0 during the run, as tuned's latency-performance profile does; `--idle halt` measures without)"
+	case r.cfg.idle == "":
+		return "not recorded (a run before the lab held them polling: halt)"
+	default:
+		return r.cfg.idle
+	}
+}
+
+// idleWhy says what the idle setting does to the figures.
+func (r *report) idleWhy() string {
+	const why = "On a virtual machine, waking a halted vCPU exits to the hypervisor, and the kernel bills it to the process that wakes it: when a handler is slow, wrk waits idle between responses, and each response the server writes pays that wake-up as system time (about 12 µs per request on the lab's machine), which /hello, keeping wrk busy, never pays."
+	if r.cfg.idle == "poll" {
+		return why + " With idle CPUs polling, the server's CPU per request is its own work."
+	}
+	return why + " That charge is in this run's figures of every slow handler: the bound targets then read low (the floor rows show by how much)."
 }
