@@ -95,8 +95,9 @@ func guardMain(ctx context.Context, args []string, stdout, stderr io.Writer, hoo
 		}
 		return c.report(err)
 	}
-	logger := slog.New(slog.NewJSONHandler(stderr, nil))
-	if err := runGuardService(ctx, cfg, logger, hooks); err != nil {
+	lw := newLogWriter(stderr)
+	logger := slog.New(slog.NewJSONHandler(lw, nil))
+	if err := runGuardService(ctx, cfg, logger, lw, hooks); err != nil {
 		return c.report(err)
 	}
 	return exitOK
@@ -200,7 +201,7 @@ func (c *cli) guardFlags(args []string) (*guardConfig, error) {
 // runGuardService loads the keys, listens, serves until ctx is done and
 // shuts down. Errors before serving are returned (exit 1, or 2 for a
 // usage error).
-func runGuardService(ctx context.Context, cfg *guardConfig, logger *slog.Logger, hooks guardHooks) error {
+func runGuardService(ctx context.Context, cfg *guardConfig, logger *slog.Logger, lw *logWriter, hooks guardHooks) error {
 	var (
 		keys   signet.Keys
 		remote *jwks.Remote
@@ -267,6 +268,7 @@ func runGuardService(ctx context.Context, cfg *guardConfig, logger *slog.Logger,
 		inst.adminAddr = adminLn.Addr().String()
 	}
 	group := startServers(servers, listeners)
+	group.log = lw
 	source := cfg.jwksURL
 	if source == "" {
 		source = cfg.keyFile + cfg.jwksFile

@@ -15,6 +15,9 @@ import (
 type serverGroup struct {
 	servers []*http.Server
 	served  chan error // each server's Serve error, when it returns
+	// log, when set, buffers the logs while the servers run (see
+	// logWriter) and writes them at once again from shutdown on.
+	log *logWriter
 }
 
 // startServers serves servers[i] on listeners[i], over TLS when the
@@ -44,6 +47,9 @@ func startServers(servers []*http.Server, listeners []net.Listener) *serverGroup
 // only when a server stopped by itself.
 func (g *serverGroup) run(ctx context.Context, cmd string, hup <-chan os.Signal, onHUP func(), timeout time.Duration, logger *slog.Logger) error {
 	var failed error
+	if g.log != nil {
+		g.log.buffer()
+	}
 loop:
 	for {
 		select {
@@ -56,6 +62,9 @@ loop:
 			logger.Error("server stopped", "err", err)
 			break loop
 		}
+	}
+	if g.log != nil {
+		g.log.direct()
 	}
 	logger.Info("signet " + cmd + ": shutting down")
 	shutCtx, cancel := context.WithTimeout(context.Background(), timeout)

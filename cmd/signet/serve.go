@@ -119,8 +119,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, hooks s
 		}
 		return c.report(err)
 	}
-	logger := slog.New(slog.NewJSONHandler(stderr, nil))
-	if err := runService(ctx, cfg, stdout, logger, hooks); err != nil {
+	lw := newLogWriter(stderr)
+	logger := slog.New(slog.NewJSONHandler(lw, nil))
+	if err := runService(ctx, cfg, stdout, logger, lw, hooks); err != nil {
 		return c.report(err)
 	}
 	return exitOK
@@ -226,7 +227,7 @@ func (c *cli) serveFlags(args []string, getenv func(string) string) (*serveConfi
 // runService opens the store and the keys, listens, serves until ctx is
 // done and shuts down. Errors before serving are returned (exit 1, or 2
 // for a usage error).
-func runService(ctx context.Context, cfg *serveConfig, stdout io.Writer, logger *slog.Logger, hooks serveHooks) error {
+func runService(ctx context.Context, cfg *serveConfig, stdout io.Writer, logger *slog.Logger, lw *logWriter, hooks serveHooks) error {
 	redis.SetLogger(redisLogger{logger})
 	var tlsConfig *tls.Config
 	if cfg.tlsCert != "" {
@@ -325,6 +326,7 @@ func runService(ctx context.Context, cfg *serveConfig, stdout io.Writer, logger 
 		listeners = append(listeners, adminLn)
 	}
 	group := startServers(servers, listeners)
+	group.log = lw
 
 	reload := func() error {
 		if cfg.dev {

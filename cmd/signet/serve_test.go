@@ -457,3 +457,26 @@ func TestServeMetrics(t *testing.T) {
 		t.Errorf("main /metrics with an admin listener: %d, want 404", code)
 	}
 }
+
+// TestServeAccessLog: every request gets an access record (held back
+// while serving, see logWriter), all of them written by the time serve
+// has stopped, in the form logWriter recognises.
+func TestServeAccessLog(t *testing.T) {
+	clients := writeClients(t, "", []string{"svc-a"}, []string{secretA})
+	r := startServe(t, []string{"--clients", clients, "--data", t.TempDir(), "--addr", "127.0.0.1:0"}, nil)
+	for range 3 {
+		r.token("svc-a", secretA)
+	}
+	if code := r.stop(); code != exitOK {
+		t.Fatalf("exit %d", code)
+	}
+	n := 0
+	for _, line := range strings.Split(r.stderr.String(), "\n") {
+		if strings.Contains(line, string(accessRecord)) && strings.Contains(line, `"path":"/oauth2/token"`) && strings.Contains(line, `"client_id":"svc-a"`) {
+			n++
+		}
+	}
+	if n != 3 {
+		t.Fatalf("%d access records of the 3 token requests:\n%s", n, r.stderr)
+	}
+}
