@@ -67,6 +67,10 @@ func verifyClaims[T any](keys signet.Keys, token string, p *Policy) (T, string, 
 // When T embeds Claims, those are set to the validated ones, so that what
 // the caller reads is what was checked.
 func decodeInto[T any](payload string, c *Claims, folded bool) (T, error) {
+	// A T with a plan (claimsjson.Plan) is decoded without encoding/json.
+	if out, ok, err := claimsjson.Fill[T](payload, split, folded, c); ok {
+		return out, err
+	}
 	out, err := claimsjson.Into[T, Map](payload, split, folded)
 	if err != nil {
 		return out, err

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strings"
 	"time"
+	"unsafe"
 
 	"github.com/signet-go/signet"
 	"github.com/signet-go/signet/internal/claimcheck"
@@ -246,8 +247,13 @@ func encodeClaims[T any](scratch []byte, claims T, o *Options) ([]byte, error) {
 	if c, ok := any(&claims).(*Claims); ok {
 		return c.encode(scratch, &io)
 	}
-	if t := reflect.TypeFor[T](); t.Kind() == reflect.Struct && splitter.Can(t) {
-		return encodeEmbedded(scratch, claims, &io) // not through a pointer: that is the caller's value
+	if t := reflect.TypeFor[T](); t.Kind() == reflect.Struct {
+		// Not through a pointer: that is the caller's value.
+		if plan, can := splitter.Lookup(t); plan != nil {
+			return encodePlan(scratch, plan, claims, &io)
+		} else if can {
+			return encodeEmbedded(scratch, claims, &io)
+		}
 	}
 	return encodeAny(claims, &io)
 }
@@ -274,6 +280,19 @@ func encodeEmbedded[T any](scratch []byte, claims T, o *claimcheck.Issue) ([]byt
 		return nil, err
 	}
 	return claimsjson.Join(b, rest), nil
+}
+
+// encodePlan writes a T that embeds Claims by value and has a
+// claimsjson.Plan: the registered claims with the issuing defaults by
+// Claims' encoder, the other fields by the plan, without reflection. The
+// bytes are encodeEmbedded's.
+func encodePlan[T any](scratch []byte, plan *claimsjson.Plan, claims T, o *claimcheck.Issue) ([]byte, error) {
+	v := unsafe.Pointer(&claims)
+	b, err := (*Claims)(plan.Registered(v)).encode(scratch, o)
+	if err != nil {
+		return nil, err
+	}
+	return plan.Append(b, v)
 }
 
 // encode writes c with the issuing defaults, without reflection.
@@ -378,6 +397,10 @@ func embedsByValue(t reflect.Type) bool {
 // decodeInto gives the caller the verified claims as a T; when T embeds
 // Claims (or points to such a type), those are set to the validated ones.
 func decodeInto[T any](payload string, c *Claims, folded bool) (T, error) {
+	// A T with a plan (claimsjson.Plan) is decoded without encoding/json.
+	if out, ok, err := claimsjson.Fill[T](payload, splitter, folded, c); ok {
+		return out, err
+	}
 	out, err := claimsjson.Into[T, Map](payload, splitter, folded)
 	if err != nil {
 		return out, err

@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
-	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/signet-go/signet"
 	"github.com/signet-go/signet/internal/jsonx"
@@ -18,10 +18,19 @@ import (
 // encoding/json's slowest part on a typical token, the custom codecs of
 // the audience and the dates. Whether T may be split is worked out once
 // per type, by reflection, and remembered; the hot path only looks it up.
+//
+// Types that also have a Plan (see Plan) skip encoding/json altogether.
 type Filter struct {
 	claims reflect.Type
 	names  []string
-	types  sync.Map // reflect.Type → bool
+	folds  []string // foldName of each name
+	types  sync.Map // reflect.Type → *typeInfo
+}
+
+// typeInfo is what a Filter worked out about a type.
+type typeInfo struct {
+	can  bool
+	plan *Plan // nil: no plan
 }
 
 // MaxSplit is the largest payload decoded in two parts. Past it,
@@ -33,20 +42,41 @@ const MaxSplit = 8 << 10
 // NewFilter returns the Filter of a registered-claims type and the JSON
 // names of its fields.
 func NewFilter(claims reflect.Type, names ...string) *Filter {
-	return &Filter{claims: claims, names: names}
+	f := &Filter{claims: claims, names: names}
+	for _, n := range names {
+		f.folds = append(f.folds, string(foldName(n)))
+	}
+	return f
 }
 
 // Can reports whether t (or what it points to) is a struct that embeds the
 // registered-claims type by value and has no other field that could take a
 // registered member: encoding/json matches names case-insensitively, and a
 // shallower field would win over the embedded one.
-func (f *Filter) Can(t reflect.Type) bool {
+func (f *Filter) Can(t reflect.Type) bool { return f.info(t).can }
+
+// Plan returns the Plan of t, nil when t has none (Can refuses it, or a
+// field needs encoding/json).
+func (f *Filter) Plan(t reflect.Type) *Plan { return f.info(t).plan }
+
+// Lookup is Plan and Can in one look-up.
+func (f *Filter) Lookup(t reflect.Type) (plan *Plan, can bool) {
+	in := f.info(t)
+	return in.plan, in.can
+}
+
+func (f *Filter) info(t reflect.Type) *typeInfo {
 	if v, ok := f.types.Load(t); ok {
-		return v.(bool)
+		return v.(*typeInfo)
 	}
-	ok := f.can(t)
-	f.types.Store(t, ok)
-	return ok
+	in := &typeInfo{can: f.can(t)}
+	if in.can {
+		if in.plan = newPlan(t, f.claims); in.plan != nil {
+			in.plan.reg, in.plan.regFold = f.names, f.folds
+		}
+	}
+	v, _ := f.types.LoadOrStore(t, in)
+	return v.(*typeInfo)
 }
 
 func (f *Filter) can(t reflect.Type) bool {
@@ -66,19 +96,15 @@ func (f *Filter) can(t reflect.Type) bool {
 		if !fl.IsExported() && !fl.Anonymous {
 			continue
 		}
-		tag := fl.Tag.Get("json")
-		if tag == "-" {
+		name, _, skip := fieldName(fl)
+		if skip {
 			continue
 		}
 		if fl.Anonymous {
 			return false // another embedded type: its fields could take any name
 		}
-		name, _, _ := strings.Cut(tag, ",")
-		if name == "" {
-			name = fl.Name
-		}
-		for _, r := range f.names {
-			if strings.EqualFold(name, r) {
+		for _, r := range f.folds {
+			if foldEqual(name, r) {
 				return false
 			}
 		}
@@ -160,6 +186,38 @@ func OpenMember(obj []byte, name string) []byte {
 	obj = append(obj, '"')
 	obj = append(obj, name...)
 	return append(obj, '"', ':')
+}
+
+// Fill decodes a verified payload (one jsonx has validated) into a new T
+// with T's Plan, and sets T's embedded registered claims, of type C, to
+// *reg: the validated ones. Unless folded (see Into), the payload is also
+// held to the fold rule, as Into holds it. ok is false when T has no Plan
+// or when this payload must go through encoding/json (a member whose name
+// folds onto a registered claim's without being it): the caller then
+// calls Into. Errors wrap signet.ErrMalformed.
+func Fill[T, C any](payload string, f *Filter, folded bool, reg *C) (out T, ok bool, err error) {
+	t := reflect.TypeFor[T]()
+	if k := t.Kind(); k != reflect.Struct && k != reflect.Pointer || reflect.TypeFor[C]() != f.claims {
+		return out, false, nil
+	}
+	pl := f.Plan(t)
+	if pl == nil {
+		return out, false, nil
+	}
+	v := unsafe.Pointer(&out)
+	if pl.ptr {
+		v = reflect.New(pl.elem).UnsafePointer()
+	}
+	fallback, err := pl.decode(payload, v, folded)
+	if err != nil || fallback {
+		var zero T
+		return zero, !fallback, err
+	}
+	*(*C)(pl.Registered(v)) = *reg
+	if pl.ptr {
+		*(*unsafe.Pointer)(unsafe.Pointer(&out)) = v
+	}
+	return out, true, nil
 }
 
 // Into decodes a verified payload into a new T for a format whose claims
