@@ -103,7 +103,7 @@ func (c *Claims) normalize() {
 // unique keys), and without a member that differs from a registered claim
 // name only in case. Strings are views of payload.
 func decodeClaims(payload string, c *Claims) (has uint8, err error) {
-	has, _, err = readClaims(payload, c, false)
+	has, _, err = readClaims(payload, c, false, nil)
 	return has, err
 }
 
@@ -116,8 +116,8 @@ func decodeClaims(payload string, c *Claims) (has uint8, err error) {
 // caller's type would fold it: encoding/json would hand its value to the
 // caller's field for that claim, unchecked, and a Map or a raw payload
 // can end up there later.
-func readClaims(payload string, c *Claims, fold bool) (has uint8, folded bool, err error) {
-	if has, ok := decodeClaimsFast(payload, c); ok {
+func readClaims(payload string, c *Claims, fold bool, rest *claimsjson.Rest) (has uint8, folded bool, err error) {
+	if has, ok := decodeClaimsFast(payload, c, rest); ok {
 		return has, false, nil
 	}
 	*c = Claims{}
@@ -173,12 +173,15 @@ func readClaims(payload string, c *Claims, fold bool) (has uint8, folded bool, e
 
 // decodeClaimsFast reads a payload of the plain shape (jsonx.Flat) in one
 // pass; ok = false sends decodeClaims down the general path (which words
-// the errors).
-func decodeClaimsFast(s string, c *Claims) (has uint8, ok bool) {
+// the errors). A non-nil rest gets the other members, and is done when ok.
+func decodeClaimsFast(s string, c *Claims, rest *claimsjson.Rest) (has uint8, ok bool) {
 	f := jsonx.NewFlat(s)
 	for f.Next(s) {
 		name := f.Name(s)
 		if len(name) != 3 {
+			if rest != nil {
+				rest.Add(name, f.Value(s))
+			}
 			continue
 		}
 		v, isStr := f.String(s)
@@ -205,13 +208,22 @@ func decodeClaimsFast(s string, c *Claims) (has uint8, ok bool) {
 			if _, v := claimcheck.Variant(name); v {
 				return 0, false // a registered claim's name in other case
 			}
+			if rest != nil {
+				rest.Add(name, f.Value(s))
+			}
 			continue
 		}
 		if !isStr {
 			return 0, false
 		}
 	}
-	return has, f.Plain()
+	if !f.Plain() {
+		return 0, false
+	}
+	if rest != nil {
+		rest.Done()
+	}
+	return has, true
 }
 
 func parseTimeOK(v string, ok bool) (time.Time, bool) {
@@ -397,10 +409,6 @@ func embedsByValue(t reflect.Type) bool {
 // decodeInto gives the caller the verified claims as a T; when T embeds
 // Claims (or points to such a type), those are set to the validated ones.
 func decodeInto[T any](payload string, c *Claims, folded bool) (T, error) {
-	// A T with a plan (claimsjson.Plan) is decoded without encoding/json.
-	if out, ok, err := claimsjson.Fill[T](payload, splitter, folded, c); ok {
-		return out, err
-	}
 	out, err := claimsjson.Into[T, Map](payload, splitter, folded)
 	if err != nil {
 		return out, err

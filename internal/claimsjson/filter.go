@@ -72,7 +72,7 @@ func (f *Filter) info(t reflect.Type) *typeInfo {
 	in := &typeInfo{can: f.can(t)}
 	if in.can {
 		if in.plan = newPlan(t, f.claims); in.plan != nil {
-			in.plan.reg, in.plan.regFold = f.names, f.folds
+			in.plan.reg, in.plan.regFold, in.plan.claims = f.names, f.folds, f.claims
 		}
 	}
 	v, _ := f.types.LoadOrStore(t, in)
@@ -188,36 +188,56 @@ func OpenMember(obj []byte, name string) []byte {
 	return append(obj, '"', ':')
 }
 
-// Fill decodes a verified payload (one jsonx has validated) into a new T
-// with T's Plan, and sets T's embedded registered claims, of type C, to
-// *reg: the validated ones. Unless folded (see Into), the payload is also
-// held to the fold rule, as Into holds it. ok is false when T has no Plan
-// or when this payload must go through encoding/json (a member whose name
-// folds onto a registered claim's without being it): the caller then
-// calls Into. Errors wrap signet.ErrMalformed.
-func Fill[T, C any](payload string, f *Filter, folded bool, reg *C) (out T, ok bool, err error) {
+// PlanFor returns the Plan of T (see Plan), nil when T has none.
+func PlanFor[T any](f *Filter) *Plan {
 	t := reflect.TypeFor[T]()
-	if k := t.Kind(); k != reflect.Struct && k != reflect.Pointer || reflect.TypeFor[C]() != f.claims {
-		return out, false, nil
+	if k := t.Kind(); k != reflect.Struct && k != reflect.Pointer {
+		return nil
 	}
-	pl := f.Plan(t)
-	if pl == nil {
-		return out, false, nil
+	return f.Plan(t)
+}
+
+// Fill decodes a verified payload (one jsonx has validated) into a new T
+// with pl, T's Plan (PlanFor), and sets T's embedded registered claims,
+// of type C, to *reg: the validated ones. rest, when the format's reader
+// filled it (Rest), spares the plan a scan of the payload. Unless folded
+// (see Into), the payload is also held to the fold rule, as Into holds
+// it. ok is false when this payload must go through encoding/json (a
+// member whose name folds onto a registered claim's without being it):
+// the caller then calls Into. Errors wrap signet.ErrMalformed.
+func Fill[T, C any](pl *Plan, payload string, rest *Rest, folded bool, reg *C) (out T, ok bool, err error) {
+	if reflect.TypeFor[C]() != pl.claims {
+		return out, false, nil // not the Plan's registered claims: Into's work
 	}
-	v := unsafe.Pointer(&out)
 	if pl.ptr {
-		v = reflect.New(pl.elem).UnsafePointer()
+		// A new struct for out to point to.
+		v := reflect.New(pl.elem).UnsafePointer()
+		if ok, err = fill(pl, payload, rest, v, folded, reg); ok && err == nil {
+			*(*unsafe.Pointer)(unsafe.Pointer(&out)) = v
+		}
+		return out, ok, err
 	}
-	fallback, err := pl.decode(payload, v, folded)
-	if err != nil || fallback {
+	// out itself, kept on the stack: its address goes nowhere.
+	if ok, err = fill(pl, payload, rest, unsafe.Pointer(&out), folded, reg); !ok || err != nil {
 		var zero T
-		return zero, !fallback, err
-	}
-	*(*C)(pl.Registered(v)) = *reg
-	if pl.ptr {
-		*(*unsafe.Pointer)(unsafe.Pointer(&out)) = v
+		return zero, ok, err
 	}
 	return out, true, nil
+}
+
+// fill runs Fill's plan on the struct at v.
+func fill[C any](pl *Plan, payload string, rest *Rest, v unsafe.Pointer, folded bool, reg *C) (ok bool, err error) {
+	var fallback bool
+	if rest != nil && rest.ok {
+		fallback, err = pl.decodeRest(rest, v, folded)
+	} else {
+		fallback, err = pl.decode(payload, v, folded)
+	}
+	if err != nil || fallback {
+		return !fallback, err
+	}
+	*(*C)(pl.Registered(v)) = *reg
+	return true, nil
 }
 
 // Into decodes a verified payload into a new T for a format whose claims

@@ -32,6 +32,7 @@ type Plan struct {
 	off uintptr
 	// reg are the registered claims' names, regFold their foldName.
 	reg, regFold []string
+	claims       reflect.Type // the registered claims' type
 	// ptr says T is a pointer to the struct the fields are in.
 	ptr  bool
 	elem reflect.Type // the struct, when ptr

@@ -70,11 +70,12 @@ func (p *Plan) decode(s string, v unsafe.Pointer, folded bool) (fallback bool, e
 				n++
 			}
 		}
-		if f := p.field(name); f != nil {
+		f, fb := p.lookup(name)
+		if f != nil {
 			if !f.decode(raw, unsafe.Add(v, f.off)) {
 				return false, typeError(name, raw)
 			}
-		} else if p.foldsToRegistered(name) {
+		} else if fb {
 			return true, nil
 		}
 		i = skipWS(s, ve)
@@ -98,7 +99,7 @@ func (p *Plan) decode(s string, v unsafe.Pointer, folded bool) (fallback bool, e
 	for a := 1; a < n; a++ {
 		for b := range a {
 			if len(names[a]) == len(names[b]) && equalFoldASCII(names[a], names[b]) {
-				return false, fmt.Errorf("%w: claims: member names differ only in case: %v", signet.ErrMalformed, jsonx.ErrDuplicate)
+				return false, errFoldDuplicate
 			}
 		}
 	}
@@ -129,37 +130,32 @@ func equalFoldASCII(a, b string) bool {
 	return true
 }
 
-// field is encoding/json's choice of the field for a member: the one of
-// that exact name, else the first whose name folds to the same.
-func (p *Plan) field(name string) *planField {
+// lookup finds encoding/json's field for a member: the one of that exact
+// name, else the first whose name folds to the same. fallback says the
+// name, not a registered claim's, folds onto one: encoding/json would hand
+// it to the embedded registered claims' fields, with their codecs.
+func (p *Plan) lookup(name string) (f *planField, fallback bool) {
 	for k := range p.fields {
 		if p.fields[k].name == name {
-			return &p.fields[k]
+			return &p.fields[k], false
 		}
 	}
 	for _, r := range p.reg {
 		if r == name {
-			return nil // the commonest unknown member
+			return nil, false // the commonest unknown member
 		}
 	}
 	for k := range p.fields {
 		if foldEqual(name, p.fields[k].fold) {
-			return &p.fields[k]
+			return &p.fields[k], false
 		}
 	}
-	return nil
-}
-
-// foldsToRegistered reports whether name, not a registered claim's, folds
-// to one: encoding/json would hand it to the embedded registered claims'
-// fields, with their codecs.
-func (p *Plan) foldsToRegistered(name string) bool {
-	for k, r := range p.reg {
-		if r != name && foldEqual(name, p.regFold[k]) {
-			return true
+	for _, r := range p.regFold {
+		if foldEqual(name, r) {
+			return nil, true
 		}
 	}
-	return false
+	return nil, false
 }
 
 func typeError(name, raw string) error {
