@@ -330,9 +330,12 @@ func decodeScalar(k kind, raw string, p unsafe.Pointer) bool {
 	}
 	switch k {
 	case kInt, kInt8, kInt16, kInt32, kInt64:
-		n, err := strconv.ParseInt(raw, 10, intBits[k])
-		if err != nil {
-			return false
+		n, ok := smallInt(raw)
+		if !ok || n < -1<<(intBits[k]-1) || n > 1<<(intBits[k]-1)-1 {
+			var err error
+			if n, err = strconv.ParseInt(raw, 10, intBits[k]); err != nil {
+				return false
+			}
 		}
 		switch k {
 		case kInt:
@@ -348,9 +351,13 @@ func decodeScalar(k kind, raw string, p unsafe.Pointer) bool {
 		}
 		return true
 	case kUint, kUint8, kUint16, kUint32, kUint64, kUintptr:
-		n, err := strconv.ParseUint(raw, 10, intBits[k])
-		if err != nil {
-			return false
+		v, ok := smallInt(raw)
+		n := uint64(v)
+		if !ok || v < 0 || raw[0] == '-' || n > 1<<intBits[k]-1 {
+			var err error
+			if n, err = strconv.ParseUint(raw, 10, intBits[k]); err != nil {
+				return false
+			}
 		}
 		switch k {
 		case kUint:
@@ -383,4 +390,28 @@ func decodeScalar(k kind, raw string, p unsafe.Pointer) bool {
 		return true
 	}
 	return false
+}
+
+// smallInt parses raw when it is an optional minus and 1 to 18 digits,
+// the common case, without strconv; ok is false otherwise (strconv then
+// decides).
+func smallInt(raw string) (v int64, ok bool) {
+	d := raw
+	if len(d) > 0 && d[0] == '-' {
+		d = d[1:]
+	}
+	if len(d) == 0 || len(d) > 18 {
+		return 0, false
+	}
+	for i := 0; i < len(d); i++ {
+		c := d[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + int64(c-'0')
+	}
+	if len(d) != len(raw) {
+		v = -v
+	}
+	return v, true
 }
