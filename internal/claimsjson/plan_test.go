@@ -164,8 +164,8 @@ type withArray struct {
 
 type withDup struct {
 	testReg
-	A string `json:"x"`
-	B string `json:"x"`
+	A string
+	B string `json:"A"` // the same name as the field above
 }
 
 type marshals struct {
