@@ -20,7 +20,9 @@ import (
 //
 // claims is a Claims, a struct embedding Claims, a Map, or any value that
 // encoding/json writes as a JSON object. Claims itself is written without
-// reflection; other types go through encoding/json.
+// reflection, and so is a struct embedding Claims whose other fields are
+// strings, bools, numbers, slices of those or map[string]string (see the
+// package doc); other types go through encoding/json.
 //
 // Claims without iat get iat = now, claims without exp get exp = now +
 // DefaultLifetime, as paseto issues them; opts (at most one Options)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/signet-go/signet"
@@ -20,15 +21,20 @@ import (
 // per type, by reflection, and remembered; the hot path only looks it up.
 //
 // Types that also have a Plan (see Plan) skip encoding/json altogether.
+// A Plan decodes payloads of any size (it makes no copy), so MaxSplit does
+// not apply to it.
 type Filter struct {
 	claims reflect.Type
 	names  []string
 	folds  []string // foldName of each name
 	types  sync.Map // reflect.Type → *typeInfo
+	// last is the last one looked up: most programs use one type.
+	last atomic.Pointer[typeInfo]
 }
 
 // typeInfo is what a Filter worked out about a type.
 type typeInfo struct {
+	t    reflect.Type
 	can  bool
 	plan *Plan // nil: no plan
 }
@@ -66,10 +72,15 @@ func (f *Filter) Lookup(t reflect.Type) (plan *Plan, can bool) {
 }
 
 func (f *Filter) info(t reflect.Type) *typeInfo {
-	if v, ok := f.types.Load(t); ok {
-		return v.(*typeInfo)
+	if in := f.last.Load(); in != nil && in.t == t {
+		return in
 	}
-	in := &typeInfo{can: f.can(t)}
+	if v, ok := f.types.Load(t); ok {
+		in := v.(*typeInfo)
+		f.last.Store(in)
+		return in
+	}
+	in := &typeInfo{t: t, can: f.can(t)}
 	if in.can {
 		if in.plan = newPlan(t, f.claims); in.plan != nil {
 			in.plan.reg, in.plan.regFold, in.plan.claims = f.names, f.folds, f.claims
