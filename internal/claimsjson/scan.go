@@ -1,5 +1,7 @@
 package claimsjson
 
+import "github.com/signet-go/signet/internal/jsonx"
+
 // A small scanner for text that jsonx has already validated: it finds
 // where values end and does not check the grammar again. Every index is
 // bounds-checked all the same, so that text it was not meant for gives an
@@ -19,6 +21,10 @@ func skipWS(s string, i int) int {
 // closed.
 func skipString(s string, i int) (end int, esc bool) {
 	for i++; i < len(s); i++ {
+		i = jsonx.PlainRun(s, i) // printable ASCII other than '"' and '\\'
+		if i >= len(s) {
+			break
+		}
 		switch s[i] {
 		case '"':
 			return i + 1, esc
