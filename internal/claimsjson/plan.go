@@ -91,6 +91,7 @@ var (
 	textMarshalerType   = reflect.TypeFor[encoding.TextMarshaler]()
 	textUnmarshalerType = reflect.TypeFor[encoding.TextUnmarshaler]()
 	numberType          = reflect.TypeFor[json.Number]()
+	stringType          = reflect.TypeFor[string]()
 )
 
 // hasCodec reports whether encoding/json would code t (or *t) by its own
@@ -146,8 +147,9 @@ func scalarKind(t reflect.Type) (kind, bool) {
 }
 
 // elemMaker returns the allocator of a slice's backing array for an
-// element kind; the elements are zero, which is all a backing array of the
-// element's own type would hold.
+// element kind: an array of the kind's own type, which a named element
+// type of that kind (a []Role of type Role string) shares its layout, and
+// its pointers, with; the elements are zero.
 func elemMaker(k kind) func(int) unsafe.Pointer {
 	switch k {
 	case kString:
@@ -270,10 +272,10 @@ func newPlan(t reflect.Type, claims reflect.Type) *Plan {
 				}
 				f.kind, f.elem, f.elemSize, f.makeElems = kSlice, ek, ft.Elem().Size(), elemMaker(ek)
 			case ft.Kind() == reflect.Map:
-				if k, ok := scalarKind(ft.Key()); !ok || k != kString {
-					return nil
-				}
-				if k, ok := scalarKind(ft.Elem()); !ok || k != kString {
+				// Keys and values of type string itself: the plan makes a
+				// map[string]string, which a named map type of those
+				// converts from.
+				if ft.Key() != stringType || ft.Elem() != stringType {
 					return nil
 				}
 				f.kind = kMap

@@ -75,13 +75,15 @@ type kitchen struct {
 	HTML  string `json:"a<b&c>"`
 	Case  string `json:"Case"`
 	Case2 string `json:"case"`
-	Dash  string `json:"-,"`
-	Skip  string `json:"-"`
-	Bad   string `json:"x'y"` // not a valid tag name: the field's name
-	Uni   string `json:"ſtraße"`
-	Kel   int    `json:"Kelvin"`
-	Opts  string `json:",omitempty,unknown"`
-	priv  string
+	//lint:ignore SA5008 encoding/json names this field "-": the plan must too
+	Dash string `json:"-,"`
+	Skip string `json:"-"`
+	//lint:ignore SA5008 not a valid tag name: the field's name, for encoding/json and the plan
+	Bad  string `json:"x'y"`
+	Uni  string `json:"ſtraße"`
+	Kel  int    `json:"Kelvin"`
+	Opts string `json:",omitempty,unknown"`
+	priv string
 	testReg
 }
 
@@ -152,6 +154,18 @@ type withTextElem struct {
 	R []textRole `json:"r"`
 }
 
+type withMapRole struct {
+	testReg
+	M map[role]string `json:"m"`
+}
+
+type tags map[string]string
+
+type withNamedMap struct {
+	testReg
+	M tags `json:"m"`
+}
+
 type withMapInt struct {
 	testReg
 	M map[string]int `json:"m"`
@@ -193,7 +207,8 @@ type shadow struct {
 
 type badTagShadow struct {
 	testReg
-	Iss string `json:"x'y"` // invalid tag: the JSON name is "Iss", which folds onto iss
+	//lint:ignore SA5008 an invalid tag: the JSON name is "Iss", which folds onto iss
+	Iss string `json:"x'y"`
 }
 
 func TestPlanSupport(t *testing.T) {
@@ -216,6 +231,8 @@ func TestPlanSupport(t *testing.T) {
 		{reflect.TypeFor[withTextKey](), false},
 		{reflect.TypeFor[withTextElem](), false},
 		{reflect.TypeFor[withMapInt](), false},
+		{reflect.TypeFor[withMapRole](), false},
+		{reflect.TypeFor[withNamedMap](), true},
 		{reflect.TypeFor[withArray](), false},
 		{reflect.TypeFor[withDup](), false},
 		{reflect.TypeFor[marshals](), false},
@@ -390,6 +407,11 @@ func TestPlanDecode(t *testing.T) {
 	checkDecode[study](t, `{"user_id":42,"username":"alice","perms":["read","write"],"iss":"x","exp":1}`)
 	checkDecode[study](t, `{"user_id":-1}`)
 	checkDecode[study](t, `{"USER_ID":1,"UserName":"bob"}`)
+	for _, p := range []string{`{"m":{"a":"b","c":null}}`, `{"m":{}}`, `{"m":null}`, `{"m":{"a":1}}`} {
+		if checkDecode[withNamedMap](t, p) == 0 {
+			t.Errorf("%s: not compared", p)
+		}
+	}
 }
 
 // TestPlanDecodeErrors: a type error anywhere is an error, and no part of
@@ -461,11 +483,13 @@ func TestPlanEncode(t *testing.T) {
 	checkEncode(t, study{})
 	checkEncode(t, study{UserID: 42, Username: "alice", Perms: []string{"read", "write"}})
 	checkEncode(t, study{Perms: []string{}})
+	checkEncode(t, withNamedMap{})
+	checkEncode(t, withNamedMap{M: tags{"b": "<", "a": ""}})
 	checkEncode(t, kitchen{
 		S: "<a href=\"x\">&amp;</a>\u2028\u2029\x00\x1f\b\f\n\r\t\\ \xff\xfe é 😀 \x7f", SE: "x", B: true, BE: true,
 		I: -1, I8: math.MinInt8, I16: math.MaxInt16, I32: math.MinInt32, I64: math.MaxInt64,
 		U: 1, U8: 255, U16: 65535, U32: math.MaxUint32, U64: math.MaxUint64, UP: 9,
-		F32: 1e-7, F64: 1e21, SS: []string{"a", "<"}, SI: []int{-1, 0}, SF: []float64{0.1, 1e-6, 123456789, -0.0, 5e-324},
+		F32: 1e-7, F64: 1e21, SS: []string{"a", "<"}, SI: []int{-1, 0}, SF: []float64{0.1, 1e-6, 123456789, math.Copysign(0, -1), 5e-324},
 		SB: []bool{true, false}, SU16: []uint16{}, SR: []role{"r"}, M: map[string]string{"b": "1", "a": "2", "<": ">", "\xff": "x"},
 		ME: map[string]string{}, Role: "admin", NoTag: "n", HTML: "h", Case: "C", Case2: "c", Dash: "d", Skip: "s", Bad: "b", Uni: "u", Kel: 3, Opts: "o", priv: "p",
 		testReg: testReg{Issuer: "ignored"},
