@@ -16,7 +16,7 @@ func decodeClaimsFast(s string, c *Claims, rest *claimsjson.Rest) (has uint8, ok
 		name := f.Name(s)
 		if len(name) != 3 {
 			if rest != nil {
-				rest.Add(name, f.Value(s))
+				rest.Add(s, name, f.Value(s))
 			}
 			continue
 		}
@@ -25,7 +25,7 @@ func decodeClaimsFast(s string, c *Claims, rest *claimsjson.Rest) (has uint8, ok
 			return 0, false
 		}
 		if rest != nil && !claimcheck.Registered(name) {
-			rest.Add(name, f.Value(s))
+			rest.Add(s, name, f.Value(s))
 		}
 	}
 	if !f.Plain() {

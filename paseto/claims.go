@@ -180,7 +180,7 @@ func decodeClaimsFast(s string, c *Claims, rest *claimsjson.Rest) (has uint8, ok
 		name := f.Name(s)
 		if len(name) != 3 {
 			if rest != nil {
-				rest.Add(name, f.Value(s))
+				rest.Add(s, name, f.Value(s))
 			}
 			continue
 		}
@@ -209,7 +209,7 @@ func decodeClaimsFast(s string, c *Claims, rest *claimsjson.Rest) (has uint8, ok
 				return 0, false // a registered claim's name in other case
 			}
 			if rest != nil {
-				rest.Add(name, f.Value(s))
+				rest.Add(s, name, f.Value(s))
 			}
 			continue
 		}

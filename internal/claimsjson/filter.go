@@ -240,7 +240,7 @@ func Fill[T, C any](pl *Plan, payload string, rest *Rest, folded bool, reg *C) (
 func fill[C any](pl *Plan, payload string, rest *Rest, v unsafe.Pointer, folded bool, reg *C) (ok bool, err error) {
 	var fallback bool
 	if rest != nil && rest.ok {
-		fallback, err = pl.decodeRest(rest, v, folded)
+		fallback, err = pl.decodeRest(payload, rest, v, folded)
 	} else {
 		fallback, err = pl.decode(payload, v, folded)
 	}

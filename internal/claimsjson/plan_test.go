@@ -261,7 +261,7 @@ func restOf(payload string) *Rest {
 		switch n := f.Name(payload); n {
 		case "iss", "sub", "aud", "exp", "jti":
 		default:
-			r.Add(n, f.Value(payload))
+			r.Add(payload, n, f.Value(payload))
 		}
 	}
 	if !f.Plain() {
@@ -516,5 +516,32 @@ func TestFoldName(t *testing.T) {
 		if foldEqual(c.a, string(foldName(c.b))) {
 			t.Errorf("%q and %q fold together", c.a, c.b)
 		}
+	}
+}
+
+// TestRestNotViews: a Rest given strings that are not views of the payload
+// (or more members than it holds) is not used.
+func TestRestNotViews(t *testing.T) {
+	payload := `{"user_id":1}`
+	var r Rest
+	r.Add(payload, strings.Clone("user_id"), "1")
+	r.Done()
+	if r.ok {
+		t.Fatal("a Rest of copies is used")
+	}
+	var many Rest
+	for range 17 {
+		many.Add(payload, payload[2:9], payload[11:12])
+	}
+	many.Done()
+	if many.ok {
+		t.Fatal("a Rest of 17 members is used")
+	}
+	var one Rest
+	one.Add(payload, payload[2:9], payload[11:12])
+	one.Done()
+	out, ok, err := Fill[study](PlanFor[study](testFilter), payload, &one, false, &testReg{})
+	if !one.ok || !ok || err != nil || out.UserID != 1 {
+		t.Fatalf("%+v %v %v", out, ok, err)
 	}
 }
