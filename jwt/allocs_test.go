@@ -103,3 +103,32 @@ func TestAllocationsForgedHMAC(t *testing.T) {
 		}
 	}
 }
+
+// TestAllocationsCustomClaims pins the counts of a caller's type with a
+// plan (claimsjson.Plan): signing allocates the token alone, verifying the
+// payload, aud and the caller's one slice.
+func TestAllocationsCustomClaims(t *testing.T) {
+	type custom struct {
+		UserID   uint     `json:"user_id"`
+		Username string   `json:"username"`
+		Perms    []string `json:"perms,omitempty"`
+		jwt.Claims
+	}
+	k := mustKey(t, signet.HS256)
+	c := custom{UserID: 42, Username: "alice", Perms: []string{"read", "write"}, Claims: jwt.Claims{Issuer: "https://issuer.example",
+		Audience: jwt.Audience{"api"}, ExpiresAt: jwt.At(now.Add(time.Hour)), IssuedAt: jwt.At(now)}}
+	tok, err := jwt.Sign(k, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := jwt.Policy{Now: fixed(now), Audience: []string{"api"}}
+	if out, err := jwt.Verify[custom](k, tok, p); err != nil || out.Username != "alice" || len(out.Perms) != 2 {
+		t.Fatalf("%+v %v", out, err)
+	}
+	if got := testing.AllocsPerRun(100, func() { _, _ = jwt.Sign(k, c) }); got > 1 {
+		t.Errorf("sign: %.0f allocations, want 1", got)
+	}
+	if got := testing.AllocsPerRun(100, func() { _, _ = jwt.Verify[custom](k, tok, p) }); got > 3 {
+		t.Errorf("verify: %.0f allocations, want at most 3", got)
+	}
+}

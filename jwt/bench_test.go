@@ -245,3 +245,82 @@ func BenchmarkForged(b *testing.B) {
 }
 
 func b64Decode(s string) ([]byte, error) { return b64.DecodeString(s) }
+
+// customClaims is the lab's study type: a caller's claims that embed
+// Claims beside a few fields of their own (a claimsjson.Plan codes them).
+type customClaims struct {
+	UserID   uint     `json:"user_id"`
+	Username string   `json:"username"`
+	Perms    []string `json:"perms,omitempty"`
+	Claims
+}
+
+// BenchmarkCustomClaims puts Sign and Verify of a caller's type that
+// embeds Claims beside the same of Claims alone (HS256), and beside the
+// work its larger token costs anyway: SignBytes of its payload, and
+// Verify of its token into Claims.
+//
+//	GOMAXPROCS=1 go test -run '^$' -bench CustomClaims -benchmem ./jwt
+func BenchmarkCustomClaims(b *testing.B) {
+	c := newBenchCase(b, signet.HS256)
+	claims := benchClaims()
+	custom := customClaims{UserID: 42, Username: "alice", Perms: []string{"read", "write"}, Claims: claims}
+	p := Policy{Issuer: "https://issuer.example", Audience: []string{"api"}, Now: fixed(benchNow)}
+	tok, err := Sign(c.key, custom)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("Sign/Claims", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := Sign(c.key, claims); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("Sign/custom", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := Sign(c.key, custom); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("Sign/custom-payload-bytes", func(b *testing.B) {
+		_, payload, err := VerifyPayload[Claims](c.pub, tok, p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		pb := []byte(payload)
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := SignBytes(c.key, pb, "JWT"); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("Verify/Claims", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := Verify[Claims](c.pub, c.token, p); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("Verify/custom-token-as-Claims", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := Verify[Claims](c.pub, tok, p); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("Verify/custom", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := Verify[customClaims](c.pub, tok, p); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

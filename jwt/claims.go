@@ -8,6 +8,7 @@ import (
 
 	"github.com/signet-go/signet"
 	"github.com/signet-go/signet/internal/claimcheck"
+	"github.com/signet-go/signet/internal/claimsjson"
 	"github.com/signet-go/signet/internal/itoa"
 	"github.com/signet-go/signet/internal/jsonx"
 )
@@ -210,7 +211,7 @@ type instants struct {
 // Strings are substrings of payload.
 func decodeClaims(payload string, c *Claims) (has uint8, err error) {
 	var at instants
-	has, _, err = readClaims(payload, c, &at, false)
+	has, _, err = readClaims(payload, c, &at, false, nil)
 	return has, err
 }
 
@@ -223,8 +224,8 @@ func decodeClaims(payload string, c *Claims) (has uint8, err error) {
 // caller's type would fold it: encoding/json would hand its value to the
 // caller's field for that claim, unchecked, and a Map or a raw payload
 // can end up there later.
-func readClaims(payload string, c *Claims, at *instants, fold bool) (has uint8, folded bool, err error) {
-	if has, ok := decodeClaimsFast(payload, c); ok {
+func readClaims(payload string, c *Claims, at *instants, fold bool, rest *claimsjson.Rest) (has uint8, folded bool, err error) {
+	if has, ok := decodeClaimsFast(payload, c, rest); ok {
 		return has, false, nil
 	}
 	*c = Claims{}

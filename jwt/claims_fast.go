@@ -2,25 +2,39 @@ package jwt
 
 import (
 	"github.com/signet-go/signet/internal/claimcheck"
+	"github.com/signet-go/signet/internal/claimsjson"
 	"github.com/signet-go/signet/internal/jsonx"
 )
 
 // decodeClaimsFast reads a claims set of the plain shape (jsonx.Flat) in one
 // pass; ok = false sends decodeClaims down the general path, which also
-// words the errors.
-func decodeClaimsFast(s string, c *Claims) (has uint8, ok bool) {
+// words the errors. A non-nil rest gets the other members, and is done
+// when ok.
+func decodeClaimsFast(s string, c *Claims, rest *claimsjson.Rest) (has uint8, ok bool) {
 	f := jsonx.NewFlat(s)
 	for f.Next(s) {
 		name := f.Name(s)
 		if len(name) != 3 {
+			if rest != nil {
+				rest.Add(s, name, f.Value(s))
+			}
 			continue
 		}
 		num, numOK := f.Int()
 		if !setClaim(c, &has, name, f.Value(s), num, numOK) {
 			return 0, false
 		}
+		if rest != nil && !claimcheck.Registered(name) {
+			rest.Add(s, name, f.Value(s))
+		}
 	}
-	return has, f.Plain()
+	if !f.Plain() {
+		return 0, false
+	}
+	if rest != nil {
+		rest.Done()
+	}
+	return has, true
 }
 
 // setClaim stores a registered claim from its raw value, which Flat

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"sync/atomic"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/signet-go/signet"
 	"github.com/signet-go/signet/internal/b64"
@@ -19,7 +20,9 @@ import (
 //
 // claims is a Claims, a struct embedding Claims, a Map, or any value that
 // encoding/json writes as a JSON object. Claims itself is written without
-// reflection; other types go through encoding/json.
+// reflection, and so is a struct embedding Claims whose other fields are
+// strings, bools, numbers, slices of those or map[string]string (see the
+// package doc); other types go through encoding/json.
 //
 // Claims without iat get iat = now, claims without exp get exp = now +
 // DefaultLifetime, as paseto issues them; opts (at most one Options)
@@ -36,8 +39,13 @@ func Sign[T any](key *signet.Key, claims T, opts ...Options) (string, error) {
 	if c, ok := any(&claims).(*Claims); ok {
 		return signClaims(key, c, &o) // c is Sign's copy
 	}
-	if t := reflect.TypeFor[T](); t.Kind() == reflect.Struct && canFilter[T]() {
-		return signEmbedded(key, claims, &o) // not through a pointer: that is the caller's value
+	if t := reflect.TypeFor[T](); t.Kind() == reflect.Struct {
+		// Not through a pointer: that is the caller's value.
+		if plan, can := split.Lookup(t); plan != nil {
+			return signPlan(key, plan, claims, &o)
+		} else if can {
+			return signEmbedded(key, claims, &o)
+		}
 	}
 	// Never issue a token this package would refuse: the payload must read
 	// back as claims (an object, registered claims of the right types).
@@ -71,6 +79,24 @@ func signEmbedded[T any](key *signet.Key, claims T, o *claimcheck.Issue) (string
 		return "", err
 	}
 	payload := claimsjson.Join(reg.appendJSON(make([]byte, 0, 256+len(rest))), rest)
+	return sign(key, payload, "JWT")
+}
+
+// signPlan signs a T that embeds Claims and has a claimsjson.Plan: the
+// registered claims, with the issuing defaults, are written by Claims' own
+// encoder, the other fields by the plan, into a stack buffer, without
+// reflection. The bytes are signEmbedded's.
+func signPlan[T any](key *signet.Key, plan *claimsjson.Plan, claims T, o *claimcheck.Issue) (string, error) {
+	v := unsafe.Pointer(&claims)
+	reg := *(*Claims)(plan.Registered(v))
+	if err := issueDefaults(&reg, o); err != nil {
+		return "", err
+	}
+	var scratch [512]byte
+	payload, err := plan.Append(reg.appendJSON(scratch[:0]), v)
+	if err != nil {
+		return "", err
+	}
 	return sign(key, payload, "JWT")
 }
 

@@ -43,10 +43,18 @@ func verifyClaims[T any](keys signet.Keys, token string, p *Policy) (T, string, 
 	if err != nil {
 		return out, "", err
 	}
+	_, isClaims := any(&out).(*Claims)
+	if !isClaims {
+		if plan := claimsjson.PlanFor[T](split); plan != nil {
+			if out, err = verifyPlan[T](plan, payload, p); err != nil {
+				return out, "", err
+			}
+			return out, payload, nil
+		}
+	}
 	var c Claims
 	var at instants
-	_, isClaims := any(&out).(*Claims)
-	has, folded, err := readClaims(payload, &c, &at, !isClaims && claimsjson.Folds[T, Map]())
+	has, folded, err := readClaims(payload, &c, &at, !isClaims && claimsjson.Folds[T, Map](), nil)
 	if err != nil {
 		return out, "", err
 	}
@@ -61,6 +69,30 @@ func verifyClaims[T any](keys signet.Keys, token string, p *Policy) (T, string, 
 		return out, "", err
 	}
 	return out, payload, nil
+}
+
+// verifyPlan reads and validates the claims of a T that has a
+// claimsjson.Plan: the registered claims as for Claims, the other members
+// by the plan, from the members the claims reader passed over (without
+// encoding/json, and without another scan of a payload of the plain
+// shape).
+func verifyPlan[T any](plan *claimsjson.Plan, payload string, p *Policy) (T, error) {
+	var c Claims
+	var at instants
+	var rest claimsjson.Rest
+	has, folded, err := readClaims(payload, &c, &at, true, &rest)
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	if err := p.validate(&c, has, &at); err != nil {
+		var zero T
+		return zero, err
+	}
+	if out, ok, err := claimsjson.Fill[T](plan, payload, &rest, folded, &c); ok {
+		return out, err
+	}
+	return decodeInto[T](payload, &c, folded)
 }
 
 // decodeInto decodes a verified payload into a new T with encoding/json.

@@ -29,3 +29,33 @@ func TestAllocations(t *testing.T) {
 		t.Errorf("decrypt: %.0f allocations", got)
 	}
 }
+
+// TestAllocationsCustomClaims pins the counts of a caller's type with a
+// plan (claimsjson.Plan): encrypting allocates the token alone,
+// decrypting the buffer and the caller's one slice.
+func TestAllocationsCustomClaims(t *testing.T) {
+	type custom struct {
+		UserID   uint     `json:"user_id"`
+		Username string   `json:"username"`
+		Perms    []string `json:"perms,omitempty"`
+		paseto.Claims
+	}
+	k := key(t, signet.V4Local)
+	c := custom{UserID: 42, Username: "alice", Perms: []string{"read", "write"},
+		Claims: paseto.Claims{Issuer: "i", Audience: "a", ExpiresAt: now.Add(time.Hour), IssuedAt: now}}
+	o := paseto.Options{Now: fixed(now)}
+	tok, err := paseto.Encrypt(k, c, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := paseto.Policy{Now: fixed(now), Audience: []string{"a"}}
+	if out, err := paseto.Decrypt[custom](k, tok, p); err != nil || out.Username != "alice" || len(out.Perms) != 2 {
+		t.Fatalf("%+v %v", out, err)
+	}
+	if got := testing.AllocsPerRun(100, func() { _, _ = paseto.Encrypt(k, c, o) }); got > 1 {
+		t.Errorf("encrypt: %.0f allocations, want 1", got)
+	}
+	if got := testing.AllocsPerRun(100, func() { _, _ = paseto.Decrypt[custom](k, tok, p) }); got > 2 {
+		t.Errorf("decrypt: %.0f allocations, want at most 2", got)
+	}
+}

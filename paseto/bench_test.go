@@ -268,3 +268,73 @@ func BenchmarkRatio(b *testing.B) {
 		})
 	}
 }
+
+// customClaims is the lab's study type: a caller's claims that embed
+// Claims beside a few fields of their own (a claimsjson.Plan codes them).
+type customClaims struct {
+	UserID   uint     `json:"user_id"`
+	Username string   `json:"username"`
+	Perms    []string `json:"perms,omitempty"`
+	Claims
+}
+
+// BenchmarkCustomClaims puts Encrypt and Decrypt (v4.local) of a caller's
+// type that embeds Claims beside the same of Claims alone, and beside
+// Decrypt of its larger token into Claims.
+//
+//	GOMAXPROCS=1 go test -run '^$' -bench CustomClaims -benchmem ./paseto
+func BenchmarkCustomClaims(b *testing.B) {
+	claims := benchClaims()
+	custom := customClaims{UserID: 42, Username: "alice", Perms: []string{"read", "write"}, Claims: claims}
+	p := Policy{Audience: []string{"https://api.example.com"}, Issuer: "https://issuer.example.com", Now: fixed(benchNow)}
+	o := Options{Now: fixed(benchNow)}
+	k, _ := signet.GenerateKey(signet.V4Local)
+	tok, err := Encrypt(k, claims, o)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctok, err := Encrypt(k, custom, o)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("Encrypt/Claims", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := Encrypt(k, claims, o); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("Encrypt/custom", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := Encrypt(k, custom, o); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("Decrypt/Claims", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := Decrypt[Claims](k, tok, p); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("Decrypt/custom-token-as-Claims", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := Decrypt[Claims](k, ctok, p); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("Decrypt/custom", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := Decrypt[customClaims](k, ctok, p); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strings"
 	"time"
+	"unsafe"
 
 	"github.com/signet-go/signet"
 	"github.com/signet-go/signet/internal/claimcheck"
@@ -102,7 +103,7 @@ func (c *Claims) normalize() {
 // unique keys), and without a member that differs from a registered claim
 // name only in case. Strings are views of payload.
 func decodeClaims(payload string, c *Claims) (has uint8, err error) {
-	has, _, err = readClaims(payload, c, false)
+	has, _, err = readClaims(payload, c, false, nil)
 	return has, err
 }
 
@@ -115,8 +116,8 @@ func decodeClaims(payload string, c *Claims) (has uint8, err error) {
 // caller's type would fold it: encoding/json would hand its value to the
 // caller's field for that claim, unchecked, and a Map or a raw payload
 // can end up there later.
-func readClaims(payload string, c *Claims, fold bool) (has uint8, folded bool, err error) {
-	if has, ok := decodeClaimsFast(payload, c); ok {
+func readClaims(payload string, c *Claims, fold bool, rest *claimsjson.Rest) (has uint8, folded bool, err error) {
+	if has, ok := decodeClaimsFast(payload, c, rest); ok {
 		return has, false, nil
 	}
 	*c = Claims{}
@@ -172,12 +173,15 @@ func readClaims(payload string, c *Claims, fold bool) (has uint8, folded bool, e
 
 // decodeClaimsFast reads a payload of the plain shape (jsonx.Flat) in one
 // pass; ok = false sends decodeClaims down the general path (which words
-// the errors).
-func decodeClaimsFast(s string, c *Claims) (has uint8, ok bool) {
+// the errors). A non-nil rest gets the other members, and is done when ok.
+func decodeClaimsFast(s string, c *Claims, rest *claimsjson.Rest) (has uint8, ok bool) {
 	f := jsonx.NewFlat(s)
 	for f.Next(s) {
 		name := f.Name(s)
 		if len(name) != 3 {
+			if rest != nil {
+				rest.Add(s, name, f.Value(s))
+			}
 			continue
 		}
 		v, isStr := f.String(s)
@@ -204,13 +208,22 @@ func decodeClaimsFast(s string, c *Claims) (has uint8, ok bool) {
 			if _, v := claimcheck.Variant(name); v {
 				return 0, false // a registered claim's name in other case
 			}
+			if rest != nil {
+				rest.Add(s, name, f.Value(s))
+			}
 			continue
 		}
 		if !isStr {
 			return 0, false
 		}
 	}
-	return has, f.Plain()
+	if !f.Plain() {
+		return 0, false
+	}
+	if rest != nil {
+		rest.Done()
+	}
+	return has, true
 }
 
 func parseTimeOK(v string, ok bool) (time.Time, bool) {
@@ -246,8 +259,13 @@ func encodeClaims[T any](scratch []byte, claims T, o *Options) ([]byte, error) {
 	if c, ok := any(&claims).(*Claims); ok {
 		return c.encode(scratch, &io)
 	}
-	if t := reflect.TypeFor[T](); t.Kind() == reflect.Struct && splitter.Can(t) {
-		return encodeEmbedded(scratch, claims, &io) // not through a pointer: that is the caller's value
+	if t := reflect.TypeFor[T](); t.Kind() == reflect.Struct {
+		// Not through a pointer: that is the caller's value.
+		if plan, can := splitter.Lookup(t); plan != nil {
+			return encodePlan(scratch, plan, claims, &io)
+		} else if can {
+			return encodeEmbedded(scratch, claims, &io)
+		}
 	}
 	return encodeAny(claims, &io)
 }
@@ -274,6 +292,19 @@ func encodeEmbedded[T any](scratch []byte, claims T, o *claimcheck.Issue) ([]byt
 		return nil, err
 	}
 	return claimsjson.Join(b, rest), nil
+}
+
+// encodePlan writes a T that embeds Claims by value and has a
+// claimsjson.Plan: the registered claims with the issuing defaults by
+// Claims' encoder, the other fields by the plan, without reflection. The
+// bytes are encodeEmbedded's.
+func encodePlan[T any](scratch []byte, plan *claimsjson.Plan, claims T, o *claimcheck.Issue) ([]byte, error) {
+	v := unsafe.Pointer(&claims)
+	b, err := (*Claims)(plan.Registered(v)).encode(scratch, o)
+	if err != nil {
+		return nil, err
+	}
+	return plan.Append(b, v)
 }
 
 // encode writes c with the issuing defaults, without reflection.

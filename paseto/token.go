@@ -153,9 +153,14 @@ func VerifyBytes(keys signet.Keys, token string, p Policy) ([]byte, error) {
 
 func claimsOf[T any](payload string, p *Policy) (T, error) {
 	var out T
-	var c Claims
 	_, isClaims := any(&out).(*Claims)
-	has, folded, err := readClaims(payload, &c, !isClaims && claimsjson.Folds[T, Map]())
+	if !isClaims {
+		if plan := claimsjson.PlanFor[T](splitter); plan != nil {
+			return claimsPlan[T](plan, payload, p)
+		}
+	}
+	var c Claims
+	has, folded, err := readClaims(payload, &c, !isClaims && claimsjson.Folds[T, Map](), nil)
 	if err != nil {
 		return out, err
 	}
@@ -165,6 +170,29 @@ func claimsOf[T any](payload string, p *Policy) (T, error) {
 	if o, ok := any(&out).(*Claims); ok {
 		*o = c
 		return out, nil
+	}
+	return decodeInto[T](payload, &c, folded)
+}
+
+// claimsPlan reads and validates the claims of a T that has a
+// claimsjson.Plan: the registered claims as for Claims, the other members
+// by the plan, from the members the claims reader passed over (without
+// encoding/json, and without another scan of a payload of the plain
+// shape).
+func claimsPlan[T any](plan *claimsjson.Plan, payload string, p *Policy) (T, error) {
+	var c Claims
+	var rest claimsjson.Rest
+	has, folded, err := readClaims(payload, &c, true, &rest)
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	if err := p.validate(&c, has); err != nil {
+		var zero T
+		return zero, err
+	}
+	if out, ok, err := claimsjson.Fill[T](plan, payload, &rest, folded, &c); ok {
+		return out, err
 	}
 	return decodeInto[T](payload, &c, folded)
 }

@@ -82,3 +82,12 @@ func Variant(name string) (claim string, ok bool) {
 func VariantError(name, claim string) error {
 	return fmt.Errorf("%w: member %q differs from the registered claim %s only in case, and encoding/json would read it as %s", signet.ErrMalformed, clip.String(name), claim, claim)
 }
+
+// Registered reports whether name is exactly a registered claim name.
+func Registered(name string) bool {
+	switch name {
+	case "iss", "sub", "aud", "exp", "nbf", "iat", "jti":
+		return true
+	}
+	return false
+}

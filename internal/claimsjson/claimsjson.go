@@ -1,7 +1,18 @@
-// Package claimsjson hands a verified claims payload to a caller's type
-// with encoding/json, the way both jwt and paseto do it: the payload has
-// already been validated strictly (internal/jsonx); what is left is to
-// refuse what encoding/json would read differently, and to decode a copy.
+// Package claimsjson codes a caller's claims type the way both jwt and
+// paseto do it. The payload has already been validated strictly
+// (internal/jsonx); what is left is to refuse what encoding/json would read
+// differently, and to decode.
+//
+// A type that embeds the format's registered claims (Filter.Can) is split:
+// the format's own codec reads and writes the registered members. When
+// its other fields are of the kinds a Plan codes (strings, bools, numbers,
+// slices of those, map[string]string; see Plan), the Plan, worked out once
+// per type by reflection and then run with field offsets, codes them with
+// encoding/json's exact bytes and results (Fill, Plan.Append; differential
+// tests and fuzzing hold it to that), reading the members the format's
+// reader passed over (Rest) rather than the payload again. Any other type
+// goes through encoding/json: Into and Object, a payload without its
+// registered members (Filter.Without) for a type the Filter can split.
 package claimsjson
 
 import (

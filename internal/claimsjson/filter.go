@@ -4,8 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
-	"strings"
 	"sync"
+	"sync/atomic"
+	"unsafe"
 
 	"github.com/signet-go/signet"
 	"github.com/signet-go/signet/internal/jsonx"
@@ -18,10 +19,24 @@ import (
 // encoding/json's slowest part on a typical token, the custom codecs of
 // the audience and the dates. Whether T may be split is worked out once
 // per type, by reflection, and remembered; the hot path only looks it up.
+//
+// Types that also have a Plan (see Plan) skip encoding/json altogether.
+// A Plan decodes payloads of any size (it makes no copy), so MaxSplit does
+// not apply to it.
 type Filter struct {
 	claims reflect.Type
 	names  []string
-	types  sync.Map // reflect.Type → bool
+	folds  []string // foldName of each name
+	types  sync.Map // reflect.Type → *typeInfo
+	// last is the last one looked up: most programs use one type.
+	last atomic.Pointer[typeInfo]
+}
+
+// typeInfo is what a Filter worked out about a type.
+type typeInfo struct {
+	t    reflect.Type
+	can  bool
+	plan *Plan // nil: no plan
 }
 
 // MaxSplit is the largest payload decoded in two parts. Past it,
@@ -33,20 +48,46 @@ const MaxSplit = 8 << 10
 // NewFilter returns the Filter of a registered-claims type and the JSON
 // names of its fields.
 func NewFilter(claims reflect.Type, names ...string) *Filter {
-	return &Filter{claims: claims, names: names}
+	f := &Filter{claims: claims, names: names}
+	for _, n := range names {
+		f.folds = append(f.folds, string(foldName(n)))
+	}
+	return f
 }
 
 // Can reports whether t (or what it points to) is a struct that embeds the
 // registered-claims type by value and has no other field that could take a
 // registered member: encoding/json matches names case-insensitively, and a
 // shallower field would win over the embedded one.
-func (f *Filter) Can(t reflect.Type) bool {
-	if v, ok := f.types.Load(t); ok {
-		return v.(bool)
+func (f *Filter) Can(t reflect.Type) bool { return f.info(t).can }
+
+// Plan returns the Plan of t, nil when t has none (Can refuses it, or a
+// field needs encoding/json).
+func (f *Filter) Plan(t reflect.Type) *Plan { return f.info(t).plan }
+
+// Lookup is Plan and Can in one look-up.
+func (f *Filter) Lookup(t reflect.Type) (plan *Plan, can bool) {
+	in := f.info(t)
+	return in.plan, in.can
+}
+
+func (f *Filter) info(t reflect.Type) *typeInfo {
+	if in := f.last.Load(); in != nil && in.t == t {
+		return in
 	}
-	ok := f.can(t)
-	f.types.Store(t, ok)
-	return ok
+	if v, ok := f.types.Load(t); ok {
+		in := v.(*typeInfo)
+		f.last.Store(in)
+		return in
+	}
+	in := &typeInfo{t: t, can: f.can(t)}
+	if in.can {
+		if in.plan = newPlan(t, f.claims); in.plan != nil {
+			in.plan.reg, in.plan.regFold, in.plan.claims = f.names, f.folds, f.claims
+		}
+	}
+	v, _ := f.types.LoadOrStore(t, in)
+	return v.(*typeInfo)
 }
 
 func (f *Filter) can(t reflect.Type) bool {
@@ -66,19 +107,15 @@ func (f *Filter) can(t reflect.Type) bool {
 		if !fl.IsExported() && !fl.Anonymous {
 			continue
 		}
-		tag := fl.Tag.Get("json")
-		if tag == "-" {
+		name, _, skip := fieldName(fl)
+		if skip {
 			continue
 		}
 		if fl.Anonymous {
 			return false // another embedded type: its fields could take any name
 		}
-		name, _, _ := strings.Cut(tag, ",")
-		if name == "" {
-			name = fl.Name
-		}
-		for _, r := range f.names {
-			if strings.EqualFold(name, r) {
+		for _, r := range f.folds {
+			if foldEqual(name, r) {
 				return false
 			}
 		}
@@ -160,6 +197,58 @@ func OpenMember(obj []byte, name string) []byte {
 	obj = append(obj, '"')
 	obj = append(obj, name...)
 	return append(obj, '"', ':')
+}
+
+// PlanFor returns the Plan of T (see Plan), nil when T has none.
+func PlanFor[T any](f *Filter) *Plan {
+	t := reflect.TypeFor[T]()
+	if k := t.Kind(); k != reflect.Struct && k != reflect.Pointer {
+		return nil
+	}
+	return f.Plan(t)
+}
+
+// Fill decodes a verified payload (one jsonx has validated) into a new T
+// with pl, T's Plan (PlanFor), and sets T's embedded registered claims,
+// of type C, to *reg: the validated ones. rest, when the format's reader
+// filled it (Rest), spares the plan a scan of the payload. Unless folded
+// (see Into), the payload is also held to the fold rule, as Into holds
+// it. ok is false when this payload must go through encoding/json (a
+// member whose name folds onto a registered claim's without being it):
+// the caller then calls Into. Errors wrap signet.ErrMalformed.
+func Fill[T, C any](pl *Plan, payload string, rest *Rest, folded bool, reg *C) (out T, ok bool, err error) {
+	if reflect.TypeFor[C]() != pl.claims {
+		return out, false, nil // not the Plan's registered claims: Into's work
+	}
+	if pl.ptr {
+		// A new struct for out to point to.
+		v := reflect.New(pl.elem).UnsafePointer()
+		if ok, err = fill(pl, payload, rest, v, folded, reg); ok && err == nil {
+			*(*unsafe.Pointer)(unsafe.Pointer(&out)) = v
+		}
+		return out, ok, err
+	}
+	// out itself, kept on the stack: its address goes nowhere.
+	if ok, err = fill(pl, payload, rest, unsafe.Pointer(&out), folded, reg); !ok || err != nil {
+		var zero T
+		return zero, ok, err
+	}
+	return out, true, nil
+}
+
+// fill runs Fill's plan on the struct at v.
+func fill[C any](pl *Plan, payload string, rest *Rest, v unsafe.Pointer, folded bool, reg *C) (ok bool, err error) {
+	var fallback bool
+	if rest != nil && rest.ok {
+		fallback, err = pl.decodeRest(payload, rest, v, folded)
+	} else {
+		fallback, err = pl.decode(payload, v, folded)
+	}
+	if err != nil || fallback {
+		return !fallback, err
+	}
+	*(*C)(pl.Registered(v)) = *reg
+	return true, nil
 }
 
 // Into decodes a verified payload into a new T for a format whose claims

@@ -1,0 +1,417 @@
+package claimsjson
+
+import (
+	"fmt"
+	"math/bits"
+	"strconv"
+	"unsafe"
+
+	"github.com/signet-go/signet"
+	"github.com/signet-go/signet/internal/clip"
+	"github.com/signet-go/signet/internal/jsonx"
+)
+
+// errScan is what the plan's scanner returns on text that jsonx would not
+// have let through (it is only run on validated payloads).
+var errScan = fmt.Errorf("%w: claims: invalid JSON", signet.ErrMalformed)
+
+// maxNames is how many top-level names decode compares for the fold rule
+// itself; past it (or with escaped, non-ASCII or nested names) it runs
+// CheckFold.
+const maxNames = 16
+
+// decode fills the zero struct at v from payload, a JSON object that
+// jsonx has validated, as encoding/json would; the registered members are
+// left to the caller. fallback says encoding/json must decode this
+// payload: a member folds onto a registered claim's name without being
+// it. Unless folded, payload is held to the fold rule (CheckFold) too. On
+// error, v is partly written: the caller drops it.
+func (p *Plan) decode(s string, v unsafe.Pointer, folded bool) (fallback bool, err error) {
+	i := skipWS(s, 0)
+	if i >= len(s) || s[i] != '{' {
+		return false, errScan
+	}
+	var names [maxNames]string
+	n := 0
+	checkAll := false // CheckFold must run on the whole payload
+	i = skipWS(s, i+1)
+	if i < len(s) && s[i] == '}' {
+		return false, nil
+	}
+	for {
+		if i >= len(s) || s[i] != '"' {
+			return false, errScan
+		}
+		ne, esc := skipString(s, i)
+		if ne < 0 {
+			return false, errScan
+		}
+		name := s[i+1 : ne-1]
+		if esc {
+			if name, err = jsonx.Unquote(s[i:ne]); err != nil {
+				return false, errScan
+			}
+		}
+		i = skipWS(s, ne)
+		if i >= len(s) || s[i] != ':' {
+			return false, errScan
+		}
+		i = skipWS(s, i+1)
+		ve, obj := skipValue(s, i)
+		if ve < 0 {
+			return false, errScan
+		}
+		raw := s[i:ve]
+		if !folded {
+			if obj || esc || n == maxNames || !isASCII(name) {
+				checkAll = true
+			} else {
+				names[n] = name
+				n++
+			}
+		}
+		f, fb := p.lookup(name)
+		if f != nil {
+			if !f.decode(raw, unsafe.Add(v, f.off)) {
+				return false, typeError(name, raw)
+			}
+		} else if fb {
+			return true, nil
+		}
+		i = skipWS(s, ve)
+		if i >= len(s) {
+			return false, errScan
+		}
+		if s[i] == '}' {
+			break
+		}
+		if s[i] != ',' {
+			return false, errScan
+		}
+		i = skipWS(s, i+1)
+	}
+	if folded {
+		return false, nil
+	}
+	if checkAll {
+		return false, CheckFold(s)
+	}
+	for a := 1; a < n; a++ {
+		for b := range a {
+			if len(names[a]) == len(names[b]) && equalFoldASCII(names[a], names[b]) {
+				return false, errFoldDuplicate
+			}
+		}
+	}
+	return false, nil
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// equalFoldASCII compares two ASCII strings of the same length without
+// regard to the case of letters.
+func equalFoldASCII(a, b string) bool {
+	for i := 0; i < len(a); i++ {
+		x, y := a[i], b[i]
+		if x == y {
+			continue
+		}
+		if x|0x20 != y|0x20 || x|0x20 < 'a' || x|0x20 > 'z' {
+			return false
+		}
+	}
+	return true
+}
+
+// lookup finds encoding/json's field for a member: the one of that exact
+// name, else the first whose name folds to the same. fallback says the
+// name, not a registered claim's, folds onto one: encoding/json would hand
+// it to the embedded registered claims' fields, with their codecs.
+func (p *Plan) lookup(name string) (f *planField, fallback bool) {
+	for k := range p.fields {
+		if p.fields[k].name == name {
+			return &p.fields[k], false
+		}
+	}
+	for _, r := range p.reg {
+		if r == name {
+			return nil, false // the commonest unknown member
+		}
+	}
+	for k := range p.fields {
+		if foldEqual(name, p.fields[k].fold) {
+			return &p.fields[k], false
+		}
+	}
+	for _, r := range p.regFold {
+		if foldEqual(name, r) {
+			return nil, true
+		}
+	}
+	return nil, false
+}
+
+func typeError(name, raw string) error {
+	what := "an object"
+	switch raw[0] {
+	case '"':
+		what = "a string"
+	case '[':
+		what = "an array"
+	case 't', 'f':
+		what = "a boolean"
+	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		what = "a number (or one out of range)"
+	}
+	return fmt.Errorf("%w: claims: member %q: cannot decode %s into its field", signet.ErrMalformed, clip.String(name), what)
+}
+
+// decode stores raw, a JSON value, into the field at fp as encoding/json
+// would; false on a type encoding/json refuses.
+func (f *planField) decode(raw string, fp unsafe.Pointer) bool {
+	if raw == "null" {
+		return true // encoding/json leaves the field as it is (a zero slice or map is nil)
+	}
+	switch f.kind {
+	case kSlice:
+		if raw[0] != '[' {
+			return false
+		}
+		n, ok := countElems(raw)
+		if !ok {
+			return false
+		}
+		data := f.makeElems(n)
+		i := skipWS(raw, 1)
+		for k := range n {
+			e, _ := skipValue(raw, i)
+			if e < 0 || !decodeScalar(f.elem, raw[i:e], unsafe.Add(data, uintptr(k)*f.elemSize)) {
+				return false
+			}
+			i = skipWS(raw, e)
+			if i < len(raw) && raw[i] == ',' {
+				i = skipWS(raw, i+1)
+			}
+		}
+		*(*sliceHeader)(fp) = sliceHeader{data: data, len: n, cap: n}
+		return true
+	case kMap:
+		return decodeMap(raw, fp)
+	}
+	return decodeScalar(f.kind, raw, fp)
+}
+
+// countElems counts the elements of the array raw.
+func countElems(raw string) (int, bool) {
+	i := skipWS(raw, 1)
+	if i < len(raw) && raw[i] == ']' {
+		return 0, true
+	}
+	n := 0
+	for {
+		e, _ := skipValue(raw, i)
+		if e < 0 {
+			return 0, false
+		}
+		n++
+		i = skipWS(raw, e)
+		if i >= len(raw) {
+			return 0, false
+		}
+		if raw[i] == ']' {
+			return n, true
+		}
+		if raw[i] != ',' {
+			return 0, false
+		}
+		i = skipWS(raw, i+1)
+	}
+}
+
+// decodeMap decodes the object raw into a new map[string]string at fp.
+func decodeMap(raw string, fp unsafe.Pointer) bool {
+	if raw[0] != '{' {
+		return false
+	}
+	m := map[string]string{}
+	i := skipWS(raw, 1)
+	if i < len(raw) && raw[i] == '}' {
+		*(*map[string]string)(fp) = m
+		return true
+	}
+	for {
+		if i >= len(raw) || raw[i] != '"' {
+			return false
+		}
+		ne, _ := skipString(raw, i)
+		if ne < 0 {
+			return false
+		}
+		key, err := jsonx.Unquote(raw[i:ne])
+		if err != nil {
+			return false
+		}
+		i = skipWS(raw, ne)
+		if i >= len(raw) || raw[i] != ':' {
+			return false
+		}
+		i = skipWS(raw, i+1)
+		ve, _ := skipValue(raw, i)
+		if ve < 0 {
+			return false
+		}
+		var val string
+		if !decodeScalar(kString, raw[i:ve], unsafe.Pointer(&val)) {
+			return false
+		}
+		m[key] = val
+		i = skipWS(raw, ve)
+		if i >= len(raw) {
+			return false
+		}
+		if raw[i] == '}' {
+			break
+		}
+		if raw[i] != ',' {
+			return false
+		}
+		i = skipWS(raw, i+1)
+	}
+	*(*map[string]string)(fp) = m
+	return true
+}
+
+// intBits is the width of each int kind.
+var intBits = [...]int{kInt: bits.UintSize, kInt8: 8, kInt16: 16, kInt32: 32, kInt64: 64,
+	kUint: bits.UintSize, kUint8: 8, kUint16: 16, kUint32: 32, kUint64: 64, kUintptr: int(8 * unsafe.Sizeof(uintptr(0)))}
+
+// decodeScalar stores raw into the value of kind k at p as encoding/json
+// would: null leaves it as it is; a number goes to an int kind only when
+// strconv.ParseInt (ParseUint) takes it whole and it fits, to a float kind
+// when strconv.ParseFloat does.
+func decodeScalar(k kind, raw string, p unsafe.Pointer) bool {
+	if raw == "" {
+		return false
+	}
+	if raw == "null" {
+		return true
+	}
+	switch k {
+	case kString:
+		if raw[0] != '"' {
+			return false
+		}
+		s, err := jsonx.Unquote(raw)
+		if err != nil {
+			return false
+		}
+		*(*string)(p) = s
+		return true
+	case kBool:
+		switch raw {
+		case "true":
+			*(*bool)(p) = true
+			return true
+		case "false":
+			*(*bool)(p) = false
+			return true
+		}
+		return false
+	}
+	if c := raw[0]; c != '-' && (c < '0' || c > '9') {
+		return false
+	}
+	switch k {
+	case kInt, kInt8, kInt16, kInt32, kInt64:
+		n, ok := smallInt(raw)
+		if !ok || n < -1<<(intBits[k]-1) || n > 1<<(intBits[k]-1)-1 {
+			var err error
+			if n, err = strconv.ParseInt(raw, 10, intBits[k]); err != nil {
+				return false
+			}
+		}
+		switch k {
+		case kInt:
+			*(*int)(p) = int(n)
+		case kInt8:
+			*(*int8)(p) = int8(n)
+		case kInt16:
+			*(*int16)(p) = int16(n)
+		case kInt32:
+			*(*int32)(p) = int32(n)
+		default:
+			*(*int64)(p) = n
+		}
+		return true
+	case kUint, kUint8, kUint16, kUint32, kUint64, kUintptr:
+		v, ok := smallInt(raw)
+		n := uint64(v)
+		if !ok || v < 0 || raw[0] == '-' || n > 1<<intBits[k]-1 {
+			var err error
+			if n, err = strconv.ParseUint(raw, 10, intBits[k]); err != nil {
+				return false
+			}
+		}
+		switch k {
+		case kUint:
+			*(*uint)(p) = uint(n)
+		case kUint8:
+			*(*uint8)(p) = uint8(n)
+		case kUint16:
+			*(*uint16)(p) = uint16(n)
+		case kUint32:
+			*(*uint32)(p) = uint32(n)
+		case kUintptr:
+			*(*uintptr)(p) = uintptr(n)
+		default:
+			*(*uint64)(p) = n
+		}
+		return true
+	case kFloat32:
+		f, err := strconv.ParseFloat(raw, 32)
+		if err != nil {
+			return false
+		}
+		*(*float32)(p) = float32(f)
+		return true
+	case kFloat64:
+		f, err := strconv.ParseFloat(raw, 64)
+		if err != nil {
+			return false
+		}
+		*(*float64)(p) = f
+		return true
+	}
+	return false
+}
+
+// smallInt parses raw when it is an optional minus and 1 to 18 digits,
+// the common case, without strconv; ok is false otherwise (strconv then
+// decides).
+func smallInt(raw string) (v int64, ok bool) {
+	d := raw
+	if len(d) > 0 && d[0] == '-' {
+		d = d[1:]
+	}
+	if len(d) == 0 || len(d) > 18 {
+		return 0, false
+	}
+	for i := 0; i < len(d); i++ {
+		c := d[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + int64(c-'0')
+	}
+	if len(d) != len(raw) {
+		v = -v
+	}
+	return v, true
+}

@@ -1,0 +1,253 @@
+package claimsjson
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"unicode/utf8"
+	"unsafe"
+
+	"github.com/signet-go/signet"
+)
+
+// Append appends the members the Plan codes of the T at v (a struct value,
+// also for a Plan of a pointer type) to obj, a JSON object, and returns
+// it: the bytes encoding/json writes for them, in its order, as Join
+// would add them. A NaN or an infinity is refused (ErrMalformed), as
+// encoding/json refuses it.
+func (p *Plan) Append(obj []byte, v unsafe.Pointer) ([]byte, error) {
+	obj = obj[:len(obj)-1] // the closing brace
+	for k := range p.fields {
+		f := &p.fields[k]
+		fp := unsafe.Add(v, f.off)
+		if f.omitEmpty && f.empty(fp) {
+			continue
+		}
+		if obj[len(obj)-1] != '{' {
+			obj = append(obj, ',')
+		}
+		obj = append(obj, f.key...)
+		var err error
+		if obj, err = f.append(obj, fp); err != nil {
+			return nil, err
+		}
+	}
+	return append(obj, '}'), nil
+}
+
+// empty is encoding/json's omitempty test.
+func (f *planField) empty(fp unsafe.Pointer) bool {
+	switch f.kind {
+	case kString:
+		return len(*(*string)(fp)) == 0
+	case kSlice:
+		return (*sliceHeader)(fp).len == 0
+	case kMap:
+		return len(*(*map[string]string)(fp)) == 0
+	case kFloat32:
+		return *(*float32)(fp) == 0
+	case kFloat64:
+		return *(*float64)(fp) == 0
+	}
+	// bool and the int kinds: every byte zero.
+	switch size(f.kind) {
+	case 1:
+		return *(*uint8)(fp) == 0
+	case 2:
+		return *(*uint16)(fp) == 0
+	case 4:
+		return *(*uint32)(fp) == 0
+	}
+	return *(*uint64)(fp) == 0
+}
+
+// size is the size of a scalar kind.
+func size(k kind) uintptr {
+	switch k {
+	case kBool, kInt8, kUint8:
+		return 1
+	case kInt16, kUint16:
+		return 2
+	case kInt32, kUint32, kFloat32:
+		return 4
+	case kInt, kUint:
+		return unsafe.Sizeof(int(0))
+	case kUintptr:
+		return unsafe.Sizeof(uintptr(0))
+	}
+	return 8
+}
+
+func (f *planField) append(b []byte, fp unsafe.Pointer) ([]byte, error) {
+	switch f.kind {
+	case kSlice:
+		h := (*sliceHeader)(fp)
+		if h.data == nil {
+			return append(b, "null"...), nil
+		}
+		b = append(b, '[')
+		for k := range h.len {
+			if k > 0 {
+				b = append(b, ',')
+			}
+			var err error
+			if b, err = appendScalar(b, f.elem, unsafe.Add(h.data, uintptr(k)*f.elemSize)); err != nil {
+				return nil, err
+			}
+		}
+		return append(b, ']'), nil
+	case kMap:
+		return appendMap(b, *(*map[string]string)(fp)), nil
+	}
+	return appendScalar(b, f.kind, fp)
+}
+
+// appendMap writes m as encoding/json does: null when nil, keys sorted.
+func appendMap(b []byte, m map[string]string) []byte {
+	if m == nil {
+		return append(b, "null"...)
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	b = append(b, '{')
+	for i, k := range keys {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendString(b, k)
+		b = append(b, ':')
+		b = appendString(b, m[k])
+	}
+	return append(b, '}')
+}
+
+func appendScalar(b []byte, k kind, p unsafe.Pointer) ([]byte, error) {
+	switch k {
+	case kString:
+		return appendString(b, *(*string)(p)), nil
+	case kBool:
+		if *(*bool)(p) {
+			return append(b, "true"...), nil
+		}
+		return append(b, "false"...), nil
+	case kInt:
+		return strconv.AppendInt(b, int64(*(*int)(p)), 10), nil
+	case kInt8:
+		return strconv.AppendInt(b, int64(*(*int8)(p)), 10), nil
+	case kInt16:
+		return strconv.AppendInt(b, int64(*(*int16)(p)), 10), nil
+	case kInt32:
+		return strconv.AppendInt(b, int64(*(*int32)(p)), 10), nil
+	case kInt64:
+		return strconv.AppendInt(b, *(*int64)(p), 10), nil
+	case kUint:
+		return strconv.AppendUint(b, uint64(*(*uint)(p)), 10), nil
+	case kUint8:
+		return strconv.AppendUint(b, uint64(*(*uint8)(p)), 10), nil
+	case kUint16:
+		return strconv.AppendUint(b, uint64(*(*uint16)(p)), 10), nil
+	case kUint32:
+		return strconv.AppendUint(b, uint64(*(*uint32)(p)), 10), nil
+	case kUint64:
+		return strconv.AppendUint(b, *(*uint64)(p), 10), nil
+	case kUintptr:
+		return strconv.AppendUint(b, uint64(*(*uintptr)(p)), 10), nil
+	case kFloat32:
+		return appendFloat(b, float64(*(*float32)(p)), 32)
+	case kFloat64:
+		return appendFloat(b, *(*float64)(p), 64)
+	}
+	return nil, fmt.Errorf("%w: encode claims: no codec for kind %d", signet.ErrMalformed, k)
+}
+
+// appendFloat writes f as encoding/json does (ES6 number formatting):
+// 'f' format, 'e' below 1e-6 or from 1e21 on, a one-digit negative
+// exponent without its leading zero.
+func appendFloat(b []byte, f float64, bits int) ([]byte, error) {
+	if math.IsInf(f, 0) || math.IsNaN(f) {
+		return nil, fmt.Errorf("%w: encode claims: json: unsupported value: %s", signet.ErrMalformed, strconv.FormatFloat(f, 'g', -1, bits))
+	}
+	abs := math.Abs(f)
+	format := byte('f')
+	if abs != 0 {
+		if bits == 64 && (abs < 1e-6 || abs >= 1e21) || bits == 32 && (float32(abs) < 1e-6 || float32(abs) >= 1e21) {
+			format = 'e'
+		}
+	}
+	b = strconv.AppendFloat(b, f, format, -1, bits)
+	if format == 'e' {
+		if n := len(b); n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+			b[n-2] = b[n-1]
+			b = b[:n-1]
+		}
+	}
+	return b, nil
+}
+
+// htmlSafe marks the ASCII bytes encoding/json (escaping HTML, as Marshal
+// does) writes as they are.
+var htmlSafe = func() (t [utf8.RuneSelf]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\' && c != '<' && c != '>' && c != '&'
+	}
+	return t
+}()
+
+// appendString writes s as a JSON string as encoding/json.Marshal does:
+// quotes, backslashes and control characters escaped (\b \f \n \r \t, the
+// rest \u00XX), <, > and & as \u003c \u003e \u0026, U+2028 and U+2029
+// escaped, and each byte of invalid UTF-8 as \ufffd.
+func appendString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if htmlSafe[c] {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '\\', '"':
+				b = append(b, '\\', c)
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && n == 1:
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+		case r == '\u2028' || r == '\u2029':
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xF])
+		default:
+			i += n
+			continue
+		}
+		i += n
+		start = i
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}

@@ -1,0 +1,87 @@
+package claimsjson
+
+import "github.com/signet-go/signet/internal/jsonx"
+
+// A small scanner for text that jsonx has already validated: it finds
+// where values end and does not check the grammar again. Every index is
+// bounds-checked all the same, so that text it was not meant for gives an
+// error (end < 0), never a panic.
+
+// skipWS returns the index of the first byte at or after i that is not
+// JSON white space.
+func skipWS(s string, i int) int {
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// skipString returns the end of the string starting at s[i] == '"' (past
+// its closing quote) and whether it holds an escape; -1 when it is not
+// closed.
+func skipString(s string, i int) (end int, esc bool) {
+	for i++; i < len(s); i++ {
+		i = jsonx.PlainRun(s, i) // printable ASCII other than '"' and '\\'
+		if i >= len(s) {
+			break
+		}
+		switch s[i] {
+		case '"':
+			return i + 1, esc
+		case '\\':
+			esc = true
+			i++ // the escaped byte; a \u's hex digits are plain
+		}
+	}
+	return -1, esc
+}
+
+// skipValue returns the end of the value starting at s[i], -1 when there
+// is none; obj says the value is or holds an object (whose member names
+// the fold rule concerns).
+func skipValue(s string, i int) (end int, obj bool) {
+	if i >= len(s) {
+		return -1, false
+	}
+	switch c := s[i]; {
+	case c == '"':
+		end, _ = skipString(s, i)
+		return end, false
+	case c == '{' || c == '[':
+		depth := 0
+		for ; i < len(s); i++ {
+			switch s[i] {
+			case '{':
+				obj = true
+				depth++
+			case '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return i + 1, obj
+				}
+			case '"':
+				e, _ := skipString(s, i)
+				if e < 0 {
+					return -1, obj
+				}
+				i = e - 1
+			}
+		}
+		return -1, obj
+	case c == '-' || (c >= '0' && c <= '9'):
+		j := i + 1
+		for j < len(s) && (s[j] >= '0' && s[j] <= '9' || s[j] == '.' || s[j] == 'e' || s[j] == 'E' || s[j] == '+' || s[j] == '-') {
+			j++
+		}
+		return j, false
+	case c == 't' || c == 'f' || c == 'n':
+		j := i + 1
+		for j < len(s) && s[j] >= 'a' && s[j] <= 'z' {
+			j++
+		}
+		return j, false
+	}
+	return -1, false
+}
