@@ -64,7 +64,7 @@ wrk-deps:
 load: wrk-deps
 	cd bench && $(GO) run ./cmd/load --quick --out ../out/report --root ..
 
-## load-full: the HTTP lab's full run (5 rounds of 5 s per scenario, about an hour).
+## load-full: the HTTP lab's full run (5 rounds of 3 s per scenario, about 50 minutes).
 load-full: wrk-deps
 	cd bench && $(GO) run ./cmd/load --full --out ../out/report --root ..
 
