@@ -205,6 +205,25 @@ type shadow struct {
 	Iss string `json:"ISS"`
 }
 
+// namedReg embeds the registered claims under a tag name: encoding/json
+// codes them as a member "reg", so the split's bytes have "reg":{}.
+type namedReg struct {
+	testReg `json:"reg,omitempty"`
+	A       string `json:"a"`
+}
+
+// ignoredReg and badTagReg embed them as encoding/json does without a tag.
+type ignoredReg struct {
+	testReg `json:"-"`
+	A       string `json:"a"`
+}
+
+type badTagReg struct {
+	//lint:ignore SA5008 not a valid tag name: encoding/json embeds the struct all the same
+	testReg `json:"x'y"`
+	A       string `json:"a"`
+}
+
 type badTagShadow struct {
 	testReg
 	//lint:ignore SA5008 an invalid tag: the JSON name is "Iss", which folds onto iss
@@ -240,6 +259,10 @@ func TestPlanSupport(t *testing.T) {
 		{reflect.TypeFor[noReg](), false},
 		{reflect.TypeFor[shadow](), false},
 		{reflect.TypeFor[badTagShadow](), false},
+		{reflect.TypeFor[namedReg](), false},
+		{reflect.TypeFor[*namedReg](), false},
+		{reflect.TypeFor[ignoredReg](), true},
+		{reflect.TypeFor[badTagReg](), true},
 		{reflect.TypeFor[testReg](), false},
 		{reflect.TypeFor[map[string]any](), false},
 	} {
