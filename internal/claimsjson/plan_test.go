@@ -3,9 +3,11 @@ package claimsjson
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 	"unsafe"
@@ -566,5 +568,63 @@ func TestRestNotViews(t *testing.T) {
 	out, ok, err := Fill[study](PlanFor[study](testFilter), payload, &one, false, &testReg{})
 	if !one.ok || !ok || err != nil || out.UserID != 1 {
 		t.Fatalf("%+v %v %v", out, ok, err)
+	}
+}
+
+// TestFilterConcurrent: goroutines looking up different types in one
+// Filter (whose last-type cache they keep replacing) and running their
+// Plans get each type's own answer; run with -race.
+func TestFilterConcurrent(t *testing.T) {
+	f := NewFilter(reflect.TypeFor[testReg](), "iss", "sub", "aud", "exp", "jti")
+	types := []struct {
+		t    reflect.Type
+		plan bool
+	}{
+		{reflect.TypeFor[study](), true},
+		{reflect.TypeFor[*study](), true},
+		{reflect.TypeFor[withNamedMap](), true},
+		{reflect.TypeFor[withTime](), false},
+		{reflect.TypeFor[namedReg](), false},
+		{reflect.TypeFor[map[string]any](), false},
+	}
+	const payload = `{"iss":"x","user_id":7,"username":"u","perms":["a"],"m":{"k":"v"}}`
+	var wg sync.WaitGroup
+	errs := make(chan string, 64)
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 300 {
+				c := types[(g+i)%len(types)]
+				if plan, _ := f.Lookup(c.t); (plan != nil) != c.plan {
+					errs <- fmt.Sprintf("%v: plan %v", c.t, plan != nil)
+					return
+				}
+				switch c.t {
+				case reflect.TypeFor[study]():
+					out, ok, err := Fill[study](PlanFor[study](f), payload, nil, false, &testReg{Issuer: "v"})
+					if !ok || err != nil || out.UserID != 7 || out.Username != "u" || out.Issuer != "v" || len(out.Perms) != 1 {
+						errs <- fmt.Sprintf("study: %+v %v %v", out, ok, err)
+						return
+					}
+					b, err := PlanFor[study](f).Append([]byte(`{}`), unsafe.Pointer(&out))
+					if err != nil || string(b) != `{"user_id":7,"username":"u","perms":["a"]}` {
+						errs <- fmt.Sprintf("study: %s %v", b, err)
+						return
+					}
+				case reflect.TypeFor[withNamedMap]():
+					out, ok, err := Fill[withNamedMap](PlanFor[withNamedMap](f), payload, nil, false, &testReg{})
+					if !ok || err != nil || out.M["k"] != "v" {
+						errs <- fmt.Sprintf("withNamedMap: %+v %v %v", out, ok, err)
+						return
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
 	}
 }
