@@ -432,6 +432,13 @@ func TestPlanDecode(t *testing.T) {
 	checkDecode[study](t, `{"user_id":42,"username":"alice","perms":["read","write"],"iss":"x","exp":1}`)
 	checkDecode[study](t, `{"user_id":-1}`)
 	checkDecode[study](t, `{"USER_ID":1,"UserName":"bob"}`)
+	// Registered claims embedded under "-" or an invalid tag name: embedded
+	// (or ignored) for encoding/json too, so the plan applies.
+	for _, p := range []string{`{"a":"x","iss":"y","reg":{"aud":5}}`, `{"a":1}`} {
+		if checkDecode[ignoredReg](t, p)+checkDecode[badTagReg](t, p) == 0 {
+			t.Errorf("%s: not compared", p)
+		}
+	}
 	for _, p := range []string{`{"m":{"a":"b","c":null}}`, `{"m":{}}`, `{"m":null}`, `{"m":{"a":1}}`} {
 		if checkDecode[withNamedMap](t, p) == 0 {
 			t.Errorf("%s: not compared", p)
@@ -508,6 +515,8 @@ func TestPlanEncode(t *testing.T) {
 	checkEncode(t, study{})
 	checkEncode(t, study{UserID: 42, Username: "alice", Perms: []string{"read", "write"}})
 	checkEncode(t, study{Perms: []string{}})
+	checkEncode(t, ignoredReg{A: "<a>", testReg: testReg{Issuer: "ignored"}})
+	checkEncode(t, badTagReg{A: "a"})
 	checkEncode(t, withNamedMap{})
 	checkEncode(t, withNamedMap{M: tags{"b": "<", "a": ""}})
 	checkEncode(t, kitchen{
