@@ -140,3 +140,40 @@ func checkSplitDecode[T any](t *testing.T, k *signet.Key, tok string, p Policy, 
 		t.Fatalf("plan  %+v\nsplit %+v", got, want)
 	}
 }
+
+// taggedClaims embeds Claims under a tag name: encoding/json codes the
+// field as a member "reg", not as embedded, so the type has no Plan and
+// keeps the split's bytes ("reg":{}) and errors (a "reg" member is decoded
+// into Claims' own codecs).
+type taggedClaims struct {
+	Claims `json:"reg"`
+	Role   string `json:"role"`
+}
+
+func TestPlanTaggedEmbed(t *testing.T) {
+	if claimsjson.PlanFor[taggedClaims](split) != nil || claimsjson.PlanFor[*taggedClaims](split) != nil {
+		t.Fatal("a Plan for Claims embedded under a tag name")
+	}
+	k, _ := signet.GenerateKey(signet.HS256)
+	now := time.Unix(1_800_000_000, 0)
+	o := claimcheck.Issue{Now: fixed(now)}
+	v := taggedClaims{Claims: Claims{Subject: "s"}, Role: "r"}
+	got, err := Sign(k, v, Options{Now: fixed(now)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want, err := signEmbedded(k, v, &o); err != nil || got != want {
+		t.Fatalf("Sign %s, split %s (%v)", got, want, err)
+	}
+	p := Policy{Now: fixed(now), IgnoreAudience: true}
+	tok, err := SignBytes(k, []byte(`{"exp":1800003600,"reg":{"aud":5},"role":"x"}`), "JWT")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Verify[taggedClaims](k, tok, p); !errors.Is(err, signet.ErrMalformed) {
+		t.Fatalf("a \"reg\" member the split refuses: %v", err)
+	}
+	if _, err := verifySplit[taggedClaims](k, tok, p); !errors.Is(err, signet.ErrMalformed) {
+		t.Fatalf("split: %v", err)
+	}
+}

@@ -25,7 +25,9 @@ import (
 // repeated, interfaces, pointers, structs, arrays, json.Number, and any
 // type (T itself, a field's, an element's or a key's) with a method of
 // json.Marshaler, json.Unmarshaler, encoding.TextMarshaler or
-// encoding.TextUnmarshaler on its value or its pointer.
+// encoding.TextUnmarshaler on its value or its pointer, and a tag that
+// names the embedded registered claims (encoding/json then writes them as
+// a member of that name).
 type Plan struct {
 	fields []planField
 	// off is the offset in T of the embedded registered claims.
@@ -243,6 +245,15 @@ func newPlan(t reflect.Type, claims reflect.Type) *Plan {
 	for i := range t.NumField() {
 		sf := t.Field(i)
 		if sf.Anonymous && sf.Type == claims {
+			if tag := sf.Tag.Get("json"); tag != "-" {
+				if name, _, _ := strings.Cut(tag, ","); validTag(name) {
+					// encoding/json codes it as a member of that name,
+					// not as embedded: the split (Into, and the formats'
+					// encoders of embedded claims) has its bytes and
+					// errors.
+					return nil
+				}
+			}
 			p.off, embeds = sf.Offset, true
 			continue
 		}

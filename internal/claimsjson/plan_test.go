@@ -3,9 +3,11 @@ package claimsjson
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 	"unsafe"
@@ -205,6 +207,25 @@ type shadow struct {
 	Iss string `json:"ISS"`
 }
 
+// namedReg embeds the registered claims under a tag name: encoding/json
+// codes them as a member "reg", so the split's bytes have "reg":{}.
+type namedReg struct {
+	testReg `json:"reg,omitempty"`
+	A       string `json:"a"`
+}
+
+// ignoredReg and badTagReg embed them as encoding/json does without a tag.
+type ignoredReg struct {
+	testReg `json:"-"`
+	A       string `json:"a"`
+}
+
+type badTagReg struct {
+	//lint:ignore SA5008 not a valid tag name: encoding/json embeds the struct all the same
+	testReg `json:"x'y"`
+	A       string `json:"a"`
+}
+
 type badTagShadow struct {
 	testReg
 	//lint:ignore SA5008 an invalid tag: the JSON name is "Iss", which folds onto iss
@@ -240,6 +261,10 @@ func TestPlanSupport(t *testing.T) {
 		{reflect.TypeFor[noReg](), false},
 		{reflect.TypeFor[shadow](), false},
 		{reflect.TypeFor[badTagShadow](), false},
+		{reflect.TypeFor[namedReg](), false},
+		{reflect.TypeFor[*namedReg](), false},
+		{reflect.TypeFor[ignoredReg](), true},
+		{reflect.TypeFor[badTagReg](), true},
 		{reflect.TypeFor[testReg](), false},
 		{reflect.TypeFor[map[string]any](), false},
 	} {
@@ -407,6 +432,13 @@ func TestPlanDecode(t *testing.T) {
 	checkDecode[study](t, `{"user_id":42,"username":"alice","perms":["read","write"],"iss":"x","exp":1}`)
 	checkDecode[study](t, `{"user_id":-1}`)
 	checkDecode[study](t, `{"USER_ID":1,"UserName":"bob"}`)
+	// Registered claims embedded under "-" or an invalid tag name: embedded
+	// (or ignored) for encoding/json too, so the plan applies.
+	for _, p := range []string{`{"a":"x","iss":"y","reg":{"aud":5}}`, `{"a":1}`} {
+		if checkDecode[ignoredReg](t, p)+checkDecode[badTagReg](t, p) == 0 {
+			t.Errorf("%s: not compared", p)
+		}
+	}
 	for _, p := range []string{`{"m":{"a":"b","c":null}}`, `{"m":{}}`, `{"m":null}`, `{"m":{"a":1}}`} {
 		if checkDecode[withNamedMap](t, p) == 0 {
 			t.Errorf("%s: not compared", p)
@@ -483,6 +515,8 @@ func TestPlanEncode(t *testing.T) {
 	checkEncode(t, study{})
 	checkEncode(t, study{UserID: 42, Username: "alice", Perms: []string{"read", "write"}})
 	checkEncode(t, study{Perms: []string{}})
+	checkEncode(t, ignoredReg{A: "<a>", testReg: testReg{Issuer: "ignored"}})
+	checkEncode(t, badTagReg{A: "a"})
 	checkEncode(t, withNamedMap{})
 	checkEncode(t, withNamedMap{M: tags{"b": "<", "a": ""}})
 	checkEncode(t, kitchen{
@@ -543,5 +577,63 @@ func TestRestNotViews(t *testing.T) {
 	out, ok, err := Fill[study](PlanFor[study](testFilter), payload, &one, false, &testReg{})
 	if !one.ok || !ok || err != nil || out.UserID != 1 {
 		t.Fatalf("%+v %v %v", out, ok, err)
+	}
+}
+
+// TestFilterConcurrent: goroutines looking up different types in one
+// Filter (whose last-type cache they keep replacing) and running their
+// Plans get each type's own answer; run with -race.
+func TestFilterConcurrent(t *testing.T) {
+	f := NewFilter(reflect.TypeFor[testReg](), "iss", "sub", "aud", "exp", "jti")
+	types := []struct {
+		t    reflect.Type
+		plan bool
+	}{
+		{reflect.TypeFor[study](), true},
+		{reflect.TypeFor[*study](), true},
+		{reflect.TypeFor[withNamedMap](), true},
+		{reflect.TypeFor[withTime](), false},
+		{reflect.TypeFor[namedReg](), false},
+		{reflect.TypeFor[map[string]any](), false},
+	}
+	const payload = `{"iss":"x","user_id":7,"username":"u","perms":["a"],"m":{"k":"v"}}`
+	var wg sync.WaitGroup
+	errs := make(chan string, 64)
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 300 {
+				c := types[(g+i)%len(types)]
+				if plan, _ := f.Lookup(c.t); (plan != nil) != c.plan {
+					errs <- fmt.Sprintf("%v: plan %v", c.t, plan != nil)
+					return
+				}
+				switch c.t {
+				case reflect.TypeFor[study]():
+					out, ok, err := Fill[study](PlanFor[study](f), payload, nil, false, &testReg{Issuer: "v"})
+					if !ok || err != nil || out.UserID != 7 || out.Username != "u" || out.Issuer != "v" || len(out.Perms) != 1 {
+						errs <- fmt.Sprintf("study: %+v %v %v", out, ok, err)
+						return
+					}
+					b, err := PlanFor[study](f).Append([]byte(`{}`), unsafe.Pointer(&out))
+					if err != nil || string(b) != `{"user_id":7,"username":"u","perms":["a"]}` {
+						errs <- fmt.Sprintf("study: %s %v", b, err)
+						return
+					}
+				case reflect.TypeFor[withNamedMap]():
+					out, ok, err := Fill[withNamedMap](PlanFor[withNamedMap](f), payload, nil, false, &testReg{})
+					if !ok || err != nil || out.M["k"] != "v" {
+						errs <- fmt.Sprintf("withNamedMap: %+v %v %v", out, ok, err)
+						return
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
 	}
 }
