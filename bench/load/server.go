@@ -36,11 +36,20 @@ type Server struct {
 	Name string
 	PID  int
 	cmd  *exec.Cmd
-	out  *limitedBuffer // its stdout and stderr, the first 64 KiB
-	done chan struct{}  // closed when the process has exited
+	done chan struct{} // closed when the process has exited
 	mu   sync.Mutex
 	werr error
+	// out holds its stdout and stderr: a file, unlinked at once, so that
+	// a server that logs every request never waits for a reader (a pipe
+	// to this process, scheduled on the busy CPUs, filled and held the
+	// server's log writes for milliseconds). Stop keeps the first
+	// outputMax bytes in final and closes it.
+	out   *os.File
+	final []byte
 }
+
+// outputMax is how much of a server's output Output returns.
+const outputMax = 64 << 10
 
 // clockTick is the unit of utime and stime in /proc/PID/stat: USER_HZ,
 // which Linux fixes at 100 for user space whatever the kernel's HZ.
@@ -71,10 +80,15 @@ func StartServer(ctx context.Context, s ServerSpec) (*Server, error) {
 		env = append(env, "GOMAXPROCS=1")
 	}
 	cmd.Env = append(env, s.Env...)
-	out := &limitedBuffer{max: 64 << 10}
+	out, err := os.CreateTemp("", "signet-load-server-*.log")
+	if err != nil {
+		return nil, fmt.Errorf("server %s: %w", s.Name, err)
+	}
+	os.Remove(out.Name()) // the open file lives on until Stop closes it
 	cmd.Stdout, cmd.Stderr = out, out
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
+		out.Close()
 		return nil, fmt.Errorf("server %s: %w", s.Name, err)
 	}
 	srv := &Server{Name: s.Name, PID: cmd.Process.Pid, cmd: cmd, out: out, done: make(chan struct{})}
@@ -138,7 +152,32 @@ func (s *Server) exitErr() error {
 }
 
 // Output returns the first 64 KiB the server wrote to stdout and stderr.
-func (s *Server) Output() string { return s.out.String() }
+func (s *Server) Output() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.out == nil {
+		return string(s.final)
+	}
+	return string(readHead(s.out))
+}
+
+// readHead reads the first outputMax bytes of f.
+func readHead(f *os.File) []byte {
+	b := make([]byte, outputMax)
+	n, _ := f.ReadAt(b, 0)
+	return b[:n]
+}
+
+// closeOutput keeps the head of the output and closes its file.
+func (s *Server) closeOutput() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.out != nil {
+		s.final = readHead(s.out)
+		s.out.Close()
+		s.out = nil
+	}
+}
 
 // Exited reports whether the process has exited, and its wait error.
 func (s *Server) Exited() (bool, error) {
@@ -203,6 +242,7 @@ func (s *Server) Signal(sig os.Signal) error { return s.cmd.Process.Signal(sig) 
 // 5 s. It returns once the process has exited; stopping a stopped server
 // does nothing.
 func (s *Server) Stop() error {
+	defer s.closeOutput()
 	if ok, _ := s.Exited(); ok {
 		return nil
 	}

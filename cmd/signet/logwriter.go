@@ -33,39 +33,51 @@ var accessRecord = []byte(`"level":"INFO","msg":"request",`)
 // never interleaved.
 type logWriter struct {
 	mu        sync.Mutex
+	written   *sync.Cond // signalled when a batch written outside mu is done
 	out       io.Writer
-	buf       []byte
+	buf       []byte // the records gathered since the last batch
+	spare     []byte // the other buffer, swapped in when a batch goes out
+	writing   bool   // a batch is being written, outside mu
 	buffering bool
-	err       error // the last failed write of buffered records, reported by the next Write
+	err       error // the last failed write of a batch, reported by the next Write
 	stop      chan struct{}
 	done      chan struct{}
 }
 
-func newLogWriter(out io.Writer) *logWriter { return &logWriter{out: out} }
+func newLogWriter(out io.Writer) *logWriter {
+	l := &logWriter{out: out}
+	l.written = sync.NewCond(&l.mu)
+	return l
+}
 
-// Write writes p at once, or while buffering appends it to the buffer
-// (writing the buffer first when p would overflow it).
+// Write writes p at once, or while buffering appends an access record to
+// the buffer. A full buffer goes out as a batch, written outside the lock
+// so that the other requests go on gathering into the spare buffer; a
+// request waits only when both are full (the destination does not keep
+// up).
 func (l *logWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if !l.buffering {
-		return l.out.Write(p)
-	}
 	if err := l.err; err != nil {
 		l.err = nil
 		return 0, err
 	}
-	if !bytes.Contains(p, accessRecord) {
+	if !l.buffering || !bytes.Contains(p, accessRecord) {
+		// In order: what was gathered first, then p.
 		if err := l.flushLocked(); err != nil {
 			return 0, err
 		}
 		return l.out.Write(p)
 	}
+	for len(l.buf)+len(p) > logBufferMax && l.writing {
+		l.written.Wait()
+	}
 	if len(l.buf)+len(p) > logBufferMax {
-		if err := l.flushLocked(); err != nil {
-			return 0, err
-		}
+		l.sendLocked()
 		if len(p) > logBufferMax {
+			if err := l.flushLocked(); err != nil {
+				return 0, err
+			}
 			return l.out.Write(p)
 		}
 	}
@@ -73,7 +85,36 @@ func (l *logWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// sendLocked writes the gathered records as one batch, outside the lock,
+// and swaps in the spare buffer. No batch may be in flight.
+func (l *logWriter) sendLocked() {
+	if len(l.buf) == 0 {
+		return
+	}
+	batch := l.buf
+	l.buf, l.spare = l.spare[:0], nil
+	l.writing = true
+	l.mu.Unlock()
+	_, err := l.out.Write(batch)
+	l.mu.Lock()
+	l.writing = false
+	l.spare = batch[:0]
+	if err != nil && l.err == nil {
+		l.err = err
+	}
+	l.written.Broadcast()
+}
+
+// flushLocked waits for a batch in flight, then writes what is gathered,
+// holding the lock.
 func (l *logWriter) flushLocked() error {
+	for l.writing {
+		l.written.Wait()
+	}
+	if err := l.err; err != nil {
+		l.err = nil
+		return err
+	}
 	if len(l.buf) == 0 {
 		return nil
 	}
@@ -82,8 +123,8 @@ func (l *logWriter) flushLocked() error {
 	return err
 }
 
-// buffer starts gathering records, written every logFlushEvery. Calling
-// it while buffering does nothing.
+// buffer starts gathering access records, written every logFlushEvery.
+// Calling it while buffering does nothing.
 func (l *logWriter) buffer() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -93,6 +134,7 @@ func (l *logWriter) buffer() {
 	l.buffering = true
 	if l.buf == nil {
 		l.buf = make([]byte, 0, logBufferMax)
+		l.spare = make([]byte, 0, logBufferMax)
 	}
 	l.stop, l.done = make(chan struct{}), make(chan struct{})
 	go l.flushLoop(l.stop, l.done)
@@ -108,8 +150,8 @@ func (l *logWriter) flushLoop(stop, done chan struct{}) {
 			return
 		case <-t.C:
 			l.mu.Lock()
-			if err := l.flushLocked(); err != nil {
-				l.err = err
+			if !l.writing {
+				l.sendLocked()
 			}
 			l.mu.Unlock()
 		}

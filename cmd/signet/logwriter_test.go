@@ -123,3 +123,53 @@ func TestLogWriterOthersAtOnce(t *testing.T) {
 		t.Fatalf("got %q, want %q", out.String(), want)
 	}
 }
+
+// blockingWriter holds every Write until release is closed, telling
+// started when one begins.
+type blockingWriter struct {
+	started chan struct{}
+	release chan struct{}
+	mu      sync.Mutex
+	b       bytes.Buffer
+}
+
+func (w *blockingWriter) Write(p []byte) (int, error) {
+	w.started <- struct{}{}
+	<-w.release
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.Write(p)
+}
+
+// TestLogWriterSlowDestination: while a full batch is being written to a
+// destination that does not answer, other requests' access records are
+// still taken (into the spare buffer) without waiting for it.
+func TestLogWriterSlowDestination(t *testing.T) {
+	out := &blockingWriter{started: make(chan struct{}, 4), release: make(chan struct{})}
+	l := newLogWriter(out)
+	l.buffer()
+	rec := []byte(fmt.Sprintf("%s %s\n", accessRecord, strings.Repeat("y", 200)))
+	n := 0
+	for len(rec)*(n+1) <= logBufferMax {
+		l.Write(rec)
+		n++
+	}
+	sent := make(chan struct{})
+	go func() { l.Write(rec); close(sent) }() // overflows: its goroutine writes the batch
+	<-out.started                             // the batch's write has begun and is held
+	for range 10 {
+		if _, err := l.Write(rec); err != nil { // returns although the batch is held
+			t.Fatal(err)
+		}
+	}
+	close(out.release)
+	<-sent
+	if err := l.direct(); err != nil {
+		t.Fatal(err)
+	}
+	out.mu.Lock()
+	defer out.mu.Unlock()
+	if got := strings.Count(out.b.String(), "\n"); got != n+11 {
+		t.Fatalf("%d records written, want %d", got, n+11)
+	}
+}
