@@ -66,44 +66,48 @@ func (r *report) floorBeside(m load.Measurement) string {
 	return s
 }
 
-// inServerBeside is, for a bound target's row outside the study (signet
-// serve's token endpoint, signet guard), the bound's ratio by CPU with the
-// primitive's in-server cost in place of its tight-loop one: the floor
-// row of the same primitive (label "primitive": "ES256 issue small") less
-// that row's baseline. "" when that floor row was not measured.
-func (r *report) inServerBeside(m load.Measurement) string {
+// inServerPrimitive returns, for a bound target's row outside the study
+// (signet serve's token endpoint, signet guard), the floor row of the same
+// primitive (label "primitive": "ES256 issue small") and the primitive's
+// in-server cost: that row's CPU per request less its baseline's. nil
+// when the row names no primitive or the floor row was not measured.
+func (r *report) inServerPrimitive(m load.Measurement) (*load.Measurement, float64) {
 	p := strings.Fields(labels(m)["primitive"])
 	if len(p) < 2 || m.CPUPerReqNS <= 0 {
-		return ""
+		return nil, 0
 	}
 	f := r.find(p[1] + "/" + p[0] + "/" + study.LibFloor)
 	if f == nil || f.Rounds == 0 || f.CPUPerReqNS <= f.BaselineCPUPerReqNS {
+		return nil, 0
+	}
+	return f, f.CPUPerReqNS - f.BaselineCPUPerReqNS
+}
+
+// inServerBeside is, for a row outside the study, the bound's ratio by
+// CPU with the primitive's in-server cost (inServerPrimitive) in place of
+// its tight-loop one; "" when that floor row was not measured.
+func (r *report) inServerBeside(m load.Measurement) string {
+	f, prim := r.inServerPrimitive(m)
+	if f == nil {
 		return ""
 	}
-	prim := f.CPUPerReqNS - f.BaselineCPUPerReqNS
 	return fmt.Sprintf("with the primitive's in-server cost (`%s` less its baseline: %.1f µs) the same ratio by CPU is (%.1f + %.1f) / %.1f = %.2f",
 		f.Scenario, prim/1e3, m.BaselineCPUPerReqNS/1e3, prim/1e3, m.CPUPerReqNS/1e3, (m.BaselineCPUPerReqNS+prim)/m.CPUPerReqNS)
 }
 
 // inServerRatio is a bound target's row judged on the in-server bound: a
 // study row's requests/s over its floor row's (paired per round); for a
-// row outside the study (signet serve, signet guard), the bound's ratio
-// by CPU with the primitive's in-server cost (its floor row less that
-// row's baseline) in place of the tight loop's. 0 when not measured.
+// row outside the study, the ratio inServerBeside gives. 0 when not
+// measured.
 func (r *report) inServerRatio(m load.Measurement) float64 {
 	if f := r.floorRow(m); f != nil {
-		l := labels(m)
-		return r.vsFloor(l["op"]+"/"+l["alg"]+"/"+l["lib"], f)
+		return pairedRatio(m.RoundsRPS, f.RoundsRPS)
 	}
-	p := strings.Fields(labels(m)["primitive"])
-	if len(p) < 2 || m.CPUPerReqNS <= 0 || m.BaselineCPUPerReqNS <= 0 {
+	f, prim := r.inServerPrimitive(m)
+	if f == nil || m.BaselineCPUPerReqNS <= 0 {
 		return 0
 	}
-	f := r.find(p[1] + "/" + p[0] + "/" + study.LibFloor)
-	if f == nil || f.Rounds == 0 || f.CPUPerReqNS <= f.BaselineCPUPerReqNS {
-		return 0
-	}
-	return (m.BaselineCPUPerReqNS + f.CPUPerReqNS - f.BaselineCPUPerReqNS) / m.CPUPerReqNS
+	return (m.BaselineCPUPerReqNS + prim) / m.CPUPerReqNS
 }
 
 func ratioText(v float64) string {
