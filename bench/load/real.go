@@ -232,7 +232,7 @@ func realProxyScenario() Scenario {
 		Group:  "guard",
 		Name:   "proxy",
 		Labels: realLabels("proxy", "", "net/http/httputil", ""),
-		Setup: func(ctx context.Context, env *Env) (*Target, error) {
+		Setup: func(ctx context.Context, env *Env) (t *Target, err error) {
 			// The guard's request: an ES256 Bearer token of the same
 			// claims, realCycledTokens of them cycled (the proxy reads
 			// none and forwards the header, as a plain proxy does).
@@ -240,30 +240,31 @@ func realProxyScenario() Scenario {
 			if err != nil {
 				return nil, err
 			}
+			stops := closers{func() error { return os.RemoveAll(dir) }}
+			defer func() {
+				if err != nil {
+					stops.close()
+				}
+			}()
 			key, err := signet.GenerateKeyWithID(signet.ES256, "load-1")
 			if err != nil {
-				os.RemoveAll(dir)
 				return nil, err
 			}
 			toks, err := mintTokens(key, realCycledTokens)
 			if err != nil {
-				os.RemoveAll(dir)
 				return nil, err
 			}
 			tokFile := filepath.Join(dir, "tokens.txt")
 			if err := writeLines(tokFile, toks); err != nil {
-				os.RemoveAll(dir)
 				return nil, err
 			}
 			up, err := startRealUpstream(ctx, env)
 			if err != nil {
-				os.RemoveAll(dir)
 				return nil, err
 			}
+			stops.add(up.Stop)
 			addr, err := FreeAddr()
 			if err != nil {
-				os.RemoveAll(dir)
-				up.Stop()
 				return nil, err
 			}
 			srv, err := StartServer(ctx, ServerSpec{
@@ -273,14 +274,13 @@ func realProxyScenario() Scenario {
 				Ready: "http://" + addr + "/hello",
 			})
 			if err != nil {
-				os.RemoveAll(dir)
-				up.Stop()
 				return nil, err
 			}
-			t := &Target{
+			stops.add(srv.Stop)
+			t = &Target{
 				Wrk:     WrkSpec{URL: "http://" + addr + "/hello", Script: "tokens.lua", Args: []string{"tokens=" + tokFile}},
 				Servers: []*Server{srv},
-				Close:   func() error { return errors.Join(srv.Stop(), up.Stop(), os.RemoveAll(dir)) },
+				Close:   stops.close,
 			}
 			up.account(t)
 			return t, nil
@@ -311,17 +311,10 @@ func realGuardScenario(alg signet.Algorithm, cache bool) Scenario {
 			if err != nil {
 				return nil, err
 			}
-			var stops []func() error
-			closeAll := func() error {
-				var errs []error
-				for i := len(stops) - 1; i >= 0; i-- {
-					errs = append(errs, stops[i]())
-				}
-				return errors.Join(append(errs, os.RemoveAll(dir))...)
-			}
+			stops := closers{func() error { return os.RemoveAll(dir) }}
 			defer func() {
 				if err != nil {
-					closeAll()
+					stops.close()
 				}
 			}()
 			key, err := signet.GenerateKeyWithID(alg, "load-1")
@@ -344,12 +337,12 @@ func realGuardScenario(alg signet.Algorithm, cache bool) Scenario {
 			if err != nil {
 				return nil, err
 			}
-			stops = append(stops, js.Close)
+			stops.add(js.Close)
 			up, err := startRealUpstream(ctx, env)
 			if err != nil {
 				return nil, err
 			}
-			stops = append(stops, up.Stop)
+			stops.add(up.Stop)
 			addr, err := FreeAddr()
 			if err != nil {
 				return nil, err
@@ -369,14 +362,14 @@ func realGuardScenario(alg signet.Algorithm, cache bool) Scenario {
 			if err != nil {
 				return nil, err
 			}
-			stops = append(stops, srv.Stop)
+			stops.add(srv.Stop)
 			w.URL = "http://" + addr + "/hello"
 			if err := firstRequest(ctx, w.URL, "Bearer "+toks[0]); err != nil {
 				return nil, err
 			}
 			w.Script = "tokens.lua"
 			w.Args = []string{"tokens=" + tokFile}
-			t = &Target{Wrk: w, Servers: []*Server{srv}, Close: closeAll}
+			t = &Target{Wrk: w, Servers: []*Server{srv}, Close: stops.close}
 			up.account(t)
 			return t, nil
 		},
@@ -525,3 +518,17 @@ function request()
   return reqs[i]
 end
 `
+
+// closers are a Setup's clean-ups, run in reverse order by close.
+type closers []func() error
+
+func (c *closers) add(f func() error) { *c = append(*c, f) }
+
+// close runs every clean-up, the last added first, and joins their errors.
+func (c closers) close() error {
+	var errs []error
+	for i := len(c) - 1; i >= 0; i-- {
+		errs = append(errs, c[i]())
+	}
+	return errors.Join(errs...)
+}
