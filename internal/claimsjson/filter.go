@@ -97,30 +97,22 @@ func (f *Filter) can(t reflect.Type) bool {
 	if t.Kind() != reflect.Struct {
 		return false
 	}
-	embeds := false
-	for i := range t.NumField() {
-		fl := t.Field(i)
-		if fl.Anonymous && fl.Type == f.claims {
-			embeds = true
-			continue
-		}
-		if !fl.IsExported() && !fl.Anonymous {
-			continue
-		}
-		name, _, skip := fieldName(fl)
-		if skip {
-			continue
-		}
-		if fl.Anonymous {
-			return false // another embedded type: its fields could take any name
-		}
+	// The fields encoding/json codes besides the registered claims,
+	// promoted ones included: none may take a registered member.
+	// (Registered claims embedded under a tag name are the split's: it
+	// writes them as a format's, and the member of that name empty.)
+	fields, skipped, _, ok := structFields(t, f.claims)
+	if !ok || len(skipped) != 1 {
+		return false
+	}
+	for _, fl := range fields {
 		for _, r := range f.folds {
-			if foldEqual(name, r) {
+			if foldEqual(fl.name, r) {
 				return false
 			}
 		}
 	}
-	return embeds
+	return true
 }
 
 func (f *Filter) registered(name string) bool {
@@ -228,8 +220,9 @@ func Fill[T, C any](pl *Plan, payload string, rest *Rest, folded bool, reg *C) (
 		}
 		return out, ok, err
 	}
-	// out itself, kept on the stack: its address goes nowhere.
-	if ok, err = fill(pl, payload, rest, unsafe.Pointer(&out), folded, reg); !ok || err != nil {
+	// out itself, kept on the stack: no codec keeps its address (see
+	// noescape).
+	if ok, err = fill(pl, payload, rest, noescape(unsafe.Pointer(&out)), folded, reg); !ok || err != nil {
 		var zero T
 		return zero, ok, err
 	}

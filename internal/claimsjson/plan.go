@@ -13,21 +13,27 @@ import (
 // A Plan codes the members of a caller's claims type T that are not the
 // format's registered claims, the way encoding/json would, without
 // reflection on the hot path: it is worked out once per type (Filter.Plan)
-// as a list of fields, each a JSON name, an offset into T and a kind, and
-// then run with unsafe offsets.
+// as a tree of codecs, a struct's being a list of fields (a JSON name, an
+// offset and the field's codec), and then run with unsafe offsets.
 //
-// A type has a Plan when Filter.Can takes it and every other field it
-// codes is one of: string, bool, an int or uint kind, float32, float64, a
-// slice of those (not of a uint8 kind, which encoding/json writes as
-// base64), or map[string]string; tags may name the field, leave it out
-// ("-") and say omitempty. Anything else makes the whole type go through
-// encoding/json as before: the "string" and "omitzero" options, names
-// repeated, interfaces, pointers, structs, arrays, json.Number, and any
-// type (T itself, a field's, an element's or a key's) with a method of
-// json.Marshaler, json.Unmarshaler, encoding.TextMarshaler or
-// encoding.TextUnmarshaler on its value or its pointer, and a tag that
-// names the embedded registered claims (encoding/json then writes them as
-// a member of that name).
+// The plan codes strings, booleans, numbers, slices, pointers, nested and
+// embedded structs (encoding/json's rules for promoted fields and names
+// that collide), interface values (any: objects, arrays, strings, float64,
+// booleans, null) and maps of strings to strings or to interface values
+// itself; tags may name a field, leave it out ("-") and say omitempty. A
+// value of any other type, or of a type with methods of its own
+// (json.Marshaler, json.Unmarshaler, encoding.TextMarshaler or
+// encoding.TextUnmarshaler, on its value or its pointer: time.Time,
+// json.RawMessage, json.Number), goes to encoding/json, that value alone
+// (a kJSON codec). T has no Plan, and goes through encoding/json as a
+// whole, when T itself has such methods, when a field of T has the
+// "string" or "omitzero" option (a nested struct with them is coded by
+// encoding/json as one value), when T embeds a struct through a pointer,
+// and when a tag names the embedded registered claims (encoding/json then
+// writes them as a member of that name).
+//
+// Encoding refuses a value nested deeper than jsonx.MaxDepth (a pointer
+// cycle, or a token no verifier here would read back).
 type Plan struct {
 	fields []planField
 	// off is the offset in T of the embedded registered claims.
@@ -40,7 +46,7 @@ type Plan struct {
 	elem reflect.Type // the struct, when ptr
 }
 
-// kind is what a field or a slice's element holds, by memory layout.
+// kind is what a codec codes.
 type kind uint8
 
 const (
@@ -59,21 +65,23 @@ const (
 	kUintptr
 	kFloat32
 	kFloat64
-	kSlice // of elem
-	kMap   // map[string]string
+	kSlice  // of elem
+	kMap    // map[string]string
+	kMapAny // map[string]any
+	kPtr    // to elem
+	kStruct // fields
+	kAny    // an empty interface
+	kJSON   // encoding/json's
 )
 
-// planField is one field that a Plan codes.
+// planField is one field that a Plan (or a struct codec) codes.
 type planField struct {
 	name      string // JSON name
 	fold      string // foldName(name): encoding/json's case-insensitive key
 	key       string // `"name":` as encoding/json writes it (HTML-escaped)
 	off       uintptr
-	kind      kind
-	elem      kind                       // element kind of a slice
-	elemSize  uintptr                    // element size of a slice
-	makeElems func(n int) unsafe.Pointer // a new backing array of n zero elements
 	omitEmpty bool
+	c         *codec
 }
 
 // sliceHeader is the memory layout of every slice.
@@ -240,65 +248,16 @@ func newPlan(t reflect.Type, claims reflect.Type) *Plan {
 	if t.Kind() != reflect.Struct || hasCodec(t) {
 		return nil
 	}
-	embeds := false
-	seen := map[string]bool{}
-	for i := range t.NumField() {
-		sf := t.Field(i)
-		if sf.Anonymous && sf.Type == claims {
-			if tag := sf.Tag.Get("json"); tag != "-" {
-				if name, _, _ := strings.Cut(tag, ","); validTag(name) {
-					// encoding/json codes it as a member of that name,
-					// not as embedded: the split (Into, and the formats'
-					// encoders of embedded claims) has its bytes and
-					// errors.
-					return nil
-				}
-			}
-			p.off, embeds = sf.Offset, true
-			continue
-		}
-		if !sf.IsExported() && !sf.Anonymous {
-			continue
-		}
-		name, opts, skip := fieldName(sf)
-		if skip {
-			continue
-		}
-		if sf.Anonymous || hasOption(opts, "string") || hasOption(opts, "omitzero") || seen[name] {
-			return nil
-		}
-		seen[name] = true
-		f := planField{name: name, fold: string(foldName(name)), off: sf.Offset, omitEmpty: hasOption(opts, "omitempty")}
-		f.key = string(appendString(nil, name)) + ":"
-		if k, ok := scalarKind(sf.Type); ok {
-			f.kind = k
-		} else {
-			switch ft := sf.Type; {
-			case hasCodec(ft):
-				return nil
-			case ft.Kind() == reflect.Slice:
-				ek, ok := scalarKind(ft.Elem())
-				if !ok || ft.Elem().Kind() == reflect.Uint8 {
-					return nil
-				}
-				f.kind, f.elem, f.elemSize, f.makeElems = kSlice, ek, ft.Elem().Size(), elemMaker(ek)
-			case ft.Kind() == reflect.Map:
-				// Keys and values of type string itself: the plan makes a
-				// map[string]string, which a named map type of those
-				// converts from.
-				if ft.Key() != stringType || ft.Elem() != stringType {
-					return nil
-				}
-				f.kind = kMap
-			default:
-				return nil
-			}
-		}
-		p.fields = append(p.fields, f)
-	}
-	if !embeds {
+	_, skipped, named, ok := structFields(t, claims)
+	if !ok || named || len(skipped) != 1 {
 		return nil
 	}
+	b := builder{codecs: map[reflect.Type]*codec{}}
+	fields, ok := b.structCodec(t, claims)
+	if !ok {
+		return nil
+	}
+	p.fields, p.off = fields, skipped[0]
 	return p
 }
 

@@ -1,7 +1,9 @@
 package claimsjson
 
 import (
+	"encoding/json"
 	"fmt"
+	"reflect"
 	"math/bits"
 	"strconv"
 	"unsafe"
@@ -175,11 +177,31 @@ func typeError(name, raw string) error {
 
 // decode stores raw, a JSON value, into the field at fp as encoding/json
 // would; false on a type encoding/json refuses.
-func (f *planField) decode(raw string, fp unsafe.Pointer) bool {
-	if raw == "null" {
-		return true // encoding/json leaves the field as it is (a zero slice or map is nil)
+func (f *planField) decode(raw string, fp unsafe.Pointer) bool { return f.c.decode(raw, fp) }
+
+// decode stores raw, a JSON value that jsonx has validated, into the
+// value at p (a zero one) as encoding/json would: null leaves it as it is
+// (a zero slice, map, pointer or interface value is nil), except that a
+// kJSON value gets it too (a json.Unmarshaler reads null itself); false
+// on a type encoding/json refuses.
+func (c *codec) decode(raw string, p unsafe.Pointer) bool {
+	if raw == "" {
+		return false
 	}
-	switch f.kind {
+	if c.kind == kJSON {
+		// Into a new value, then copied: p, maybe on the stack, goes
+		// nowhere (the value at p is a zero one, as the new one is).
+		x := reflect.New(c.typ)
+		if json.Unmarshal([]byte(raw), x.Interface()) != nil {
+			return false
+		}
+		reflect.NewAt(c.typ, p).Elem().Set(x.Elem())
+		return true
+	}
+	if raw == "null" {
+		return true
+	}
+	switch c.kind {
 	case kSlice:
 		if raw[0] != '[' {
 			return false
@@ -188,11 +210,11 @@ func (f *planField) decode(raw string, fp unsafe.Pointer) bool {
 		if !ok {
 			return false
 		}
-		data := f.makeElems(n)
+		data := c.makeElems(n)
 		i := skipWS(raw, 1)
 		for k := range n {
 			e, _ := skipValue(raw, i)
-			if e < 0 || !decodeScalar(f.elem, raw[i:e], unsafe.Add(data, uintptr(k)*f.elemSize)) {
+			if e < 0 || !c.elem.decode(raw[i:e], unsafe.Add(data, uintptr(k)*c.elemSize)) {
 				return false
 			}
 			i = skipWS(raw, e)
@@ -200,12 +222,163 @@ func (f *planField) decode(raw string, fp unsafe.Pointer) bool {
 				i = skipWS(raw, i+1)
 			}
 		}
-		*(*sliceHeader)(fp) = sliceHeader{data: data, len: n, cap: n}
+		*(*sliceHeader)(p) = sliceHeader{data: data, len: n, cap: n}
 		return true
 	case kMap:
-		return decodeMap(raw, fp)
+		return decodeMap(raw, p)
+	case kMapAny:
+		if raw[0] != '{' {
+			return false
+		}
+		m, ok := decodeObjectAny(raw)
+		if ok {
+			*(*map[string]any)(p) = m
+		}
+		return ok
+	case kPtr:
+		v := reflect.New(c.typ.Elem()).UnsafePointer()
+		if !c.elem.decode(raw, v) {
+			return false
+		}
+		*(*unsafe.Pointer)(p) = v
+		return true
+	case kStruct:
+		return c.decodeStruct(raw, p)
+	case kAny:
+		v, ok := decodeAny(raw)
+		if ok {
+			*(*any)(p) = v
+		}
+		return ok
 	}
-	return decodeScalar(f.kind, raw, fp)
+	return decodeScalar(c.kind, raw, p)
+}
+
+// decodeStruct decodes the object raw into the struct at p: each member
+// into the field of its name (or, failing that, the first whose name
+// folds to the same), the others passed over.
+func (c *codec) decodeStruct(raw string, p unsafe.Pointer) bool {
+	if raw[0] != '{' {
+		return false
+	}
+	return eachMember(raw, func(name, value string) bool {
+		f := lookupField(c.fields, name)
+		return f == nil || f.c.decode(value, unsafe.Add(p, f.off))
+	})
+}
+
+// lookupField is encoding/json's field for a member name: the one of that
+// name, else the first whose name folds to the same; nil for none.
+func lookupField(fields []planField, name string) *planField {
+	for k := range fields {
+		if fields[k].name == name {
+			return &fields[k]
+		}
+	}
+	for k := range fields {
+		if foldEqual(name, fields[k].fold) {
+			return &fields[k]
+		}
+	}
+	return nil
+}
+
+// eachMember calls fn with the name (unescaped) and the value of each
+// member of the object raw, in order, until fn returns false; false when
+// fn does or raw is not an object.
+func eachMember(raw string, fn func(name, value string) bool) bool {
+	i := skipWS(raw, 1)
+	if i < len(raw) && raw[i] == '}' {
+		return true
+	}
+	for {
+		if i >= len(raw) || raw[i] != '"' {
+			return false
+		}
+		ne, esc := skipString(raw, i)
+		if ne < 0 {
+			return false
+		}
+		name := raw[i+1 : ne-1]
+		if esc {
+			var err error
+			if name, err = jsonx.Unquote(raw[i:ne]); err != nil {
+				return false
+			}
+		}
+		i = skipWS(raw, ne)
+		if i >= len(raw) || raw[i] != ':' {
+			return false
+		}
+		i = skipWS(raw, i+1)
+		ve, _ := skipValue(raw, i)
+		if ve < 0 || !fn(name, raw[i:ve]) {
+			return false
+		}
+		i = skipWS(raw, ve)
+		if i >= len(raw) {
+			return false
+		}
+		if raw[i] == '}' {
+			return true
+		}
+		if raw[i] != ',' {
+			return false
+		}
+		i = skipWS(raw, i+1)
+	}
+}
+
+// decodeAny decodes raw as encoding/json decodes into an empty interface:
+// map[string]any, []any, string, float64, bool or nil.
+func decodeAny(raw string) (any, bool) {
+	switch raw[0] {
+	case '"':
+		s, err := jsonx.Unquote(raw)
+		return s, err == nil
+	case '{':
+		return decodeObjectAny(raw)
+	case '[':
+		n, ok := countElems(raw)
+		if !ok {
+			return nil, false
+		}
+		a := make([]any, n)
+		i := skipWS(raw, 1)
+		for k := range n {
+			e, _ := skipValue(raw, i)
+			if e < 0 {
+				return nil, false
+			}
+			if a[k], ok = decodeAny(raw[i:e]); !ok {
+				return nil, false
+			}
+			i = skipWS(raw, e)
+			if i < len(raw) && raw[i] == ',' {
+				i = skipWS(raw, i+1)
+			}
+		}
+		return a, true
+	case 't':
+		return true, raw == "true"
+	case 'f':
+		return false, raw == "false"
+	case 'n':
+		return nil, raw == "null"
+	}
+	f, err := strconv.ParseFloat(raw, 64)
+	return f, err == nil
+}
+
+// decodeObjectAny decodes the object raw into a new map[string]any.
+func decodeObjectAny(raw string) (map[string]any, bool) {
+	m := map[string]any{}
+	ok := eachMember(raw, func(name, value string) bool {
+		v, ok := decodeAny(value)
+		m[name] = v
+		return ok
+	})
+	return m, ok
 }
 
 // countElems counts the elements of the array raw.

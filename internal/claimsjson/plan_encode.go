@@ -1,7 +1,9 @@
 package claimsjson
 
 import (
+	"encoding/json"
 	"fmt"
+	"reflect"
 	"math"
 	"slices"
 	"strconv"
@@ -9,19 +11,29 @@ import (
 	"unsafe"
 
 	"github.com/signet-go/signet"
+	"github.com/signet-go/signet/internal/jsonx"
 )
 
 // Append appends the members the Plan codes of the T at v (a struct value,
 // also for a Plan of a pointer type) to obj, a JSON object, and returns
 // it: the bytes encoding/json writes for them, in its order, as Join
 // would add them. A NaN or an infinity is refused (ErrMalformed), as
-// encoding/json refuses it.
+// encoding/json refuses it, and so is a value nested deeper than
+// jsonx.MaxDepth.
 func (p *Plan) Append(obj []byte, v unsafe.Pointer) ([]byte, error) {
 	obj = obj[:len(obj)-1] // the closing brace
+	// v, and obj's array, are often the caller's stack memory, which no
+	// codec keeps: hidden from escape analysis where they go to the
+	// codecs (see noescape), they stay there. (Append itself writes to
+	// obj in plain sight: the compiler must know that it does.)
+	sv := noescape(v)
+	// The fields of a T reached through a pointer are addressable, as
+	// encoding/json sees them, and of a T value they are not.
+	e := encoder{addr: p.ptr}
 	for k := range p.fields {
 		f := &p.fields[k]
-		fp := unsafe.Add(v, f.off)
-		if f.omitEmpty && f.empty(fp) {
+		fp := unsafe.Add(sv, f.off)
+		if f.omitEmpty && f.c.isEmpty(fp) {
 			continue
 		}
 		if obj[len(obj)-1] != '{' {
@@ -29,37 +41,55 @@ func (p *Plan) Append(obj []byte, v unsafe.Pointer) ([]byte, error) {
 		}
 		obj = append(obj, f.key...)
 		var err error
-		if obj, err = f.append(obj, fp); err != nil {
+		if obj, err = e.value(noescapeBytes(obj), f.c, fp, 1); err != nil {
 			return nil, err
 		}
 	}
 	return append(obj, '}'), nil
 }
 
-// empty is encoding/json's omitempty test.
-func (f *planField) empty(fp unsafe.Pointer) bool {
-	switch f.kind {
+// errDeep refuses a value nested deeper than a token may be.
+var errDeep = fmt.Errorf("%w: encode claims: nested deeper than %d levels (a cycle?)", signet.ErrMalformed, jsonx.MaxDepth)
+
+// encoder writes values as encoding/json does; addr says the value is
+// addressable for encoding/json (reached through a pointer or a slice),
+// where it calls a json.Marshaler of the pointer type.
+type encoder struct{ addr bool }
+
+// isEmpty is encoding/json's omitempty test.
+func (c *codec) isEmpty(p unsafe.Pointer) bool {
+	switch c.kind {
 	case kString:
-		return len(*(*string)(fp)) == 0
+		return len(*(*string)(p)) == 0
 	case kSlice:
-		return (*sliceHeader)(fp).len == 0
+		return (*sliceHeader)(p).len == 0
 	case kMap:
-		return len(*(*map[string]string)(fp)) == 0
+		return len(*(*map[string]string)(p)) == 0
+	case kMapAny:
+		return len(*(*map[string]any)(p)) == 0
+	case kPtr:
+		return *(*unsafe.Pointer)(p) == nil
+	case kAny:
+		return *(*any)(p) == nil
+	case kStruct:
+		return false
+	case kJSON:
+		return c.empty(p)
 	case kFloat32:
-		return *(*float32)(fp) == 0
+		return *(*float32)(p) == 0
 	case kFloat64:
-		return *(*float64)(fp) == 0
+		return *(*float64)(p) == 0
 	}
 	// bool and the int kinds: every byte zero.
-	switch size(f.kind) {
+	switch size(c.kind) {
 	case 1:
-		return *(*uint8)(fp) == 0
+		return *(*uint8)(p) == 0
 	case 2:
-		return *(*uint16)(fp) == 0
+		return *(*uint16)(p) == 0
 	case 4:
-		return *(*uint32)(fp) == 0
+		return *(*uint32)(p) == 0
 	}
-	return *(*uint64)(fp) == 0
+	return *(*uint64)(p) == 0
 }
 
 // size is the size of a scalar kind.
@@ -79,28 +109,161 @@ func size(k kind) uintptr {
 	return 8
 }
 
-func (f *planField) append(b []byte, fp unsafe.Pointer) ([]byte, error) {
-	switch f.kind {
+// value appends the value at p, depth levels down.
+func (e encoder) value(b []byte, c *codec, p unsafe.Pointer, depth int) ([]byte, error) {
+	if depth > jsonx.MaxDepth {
+		return nil, errDeep
+	}
+	switch c.kind {
 	case kSlice:
-		h := (*sliceHeader)(fp)
+		h := (*sliceHeader)(p)
 		if h.data == nil {
 			return append(b, "null"...), nil
 		}
 		b = append(b, '[')
+		in := encoder{addr: true}
 		for k := range h.len {
 			if k > 0 {
 				b = append(b, ',')
 			}
 			var err error
-			if b, err = appendScalar(b, f.elem, unsafe.Add(h.data, uintptr(k)*f.elemSize)); err != nil {
+			if b, err = in.value(b, c.elem, unsafe.Add(h.data, uintptr(k)*c.elemSize), depth+1); err != nil {
 				return nil, err
 			}
 		}
 		return append(b, ']'), nil
 	case kMap:
-		return appendMap(b, *(*map[string]string)(fp)), nil
+		return appendMap(b, *(*map[string]string)(p)), nil
+	case kMapAny:
+		return appendMapAny(b, *(*map[string]any)(p), depth)
+	case kPtr:
+		v := *(*unsafe.Pointer)(p)
+		if v == nil {
+			return append(b, "null"...), nil
+		}
+		return encoder{addr: true}.value(b, c.elem, v, depth+1)
+	case kStruct:
+		b = append(b, '{')
+		first := true
+		for k := range c.fields {
+			f := &c.fields[k]
+			fp := unsafe.Add(p, f.off)
+			if f.omitEmpty && f.c.isEmpty(fp) {
+				continue
+			}
+			if !first {
+				b = append(b, ',')
+			}
+			first = false
+			b = append(b, f.key...)
+			var err error
+			if b, err = e.value(b, f.c, fp, depth+1); err != nil {
+				return nil, err
+			}
+		}
+		return append(b, '}'), nil
+	case kAny:
+		return appendAny(b, *(*any)(p), depth)
+	case kJSON:
+		// A copy on the heap, by its address where encoding/json would
+		// have it (and the caller's value, maybe on the stack, goes
+		// nowhere).
+		v := reflect.New(c.typ)
+		v.Elem().Set(reflect.NewAt(c.typ, p).Elem())
+		if !e.addr {
+			v = v.Elem()
+		}
+		out, err := json.Marshal(v.Interface())
+		if err != nil {
+			return nil, fmt.Errorf("%w: encode claims: %v", signet.ErrMalformed, err)
+		}
+		return append(b, out...), nil
 	}
-	return appendScalar(b, f.kind, fp)
+	return appendScalar(b, c.kind, p)
+}
+
+// appendAny writes v, an interface value, as encoding/json does: the
+// common dynamic types here, the others by encoding/json.
+func appendAny(b []byte, v any, depth int) ([]byte, error) {
+	if depth > jsonx.MaxDepth {
+		return nil, errDeep
+	}
+	switch v := v.(type) {
+	case nil:
+		return append(b, "null"...), nil
+	case string:
+		return appendString(b, v), nil
+	case bool:
+		if v {
+			return append(b, "true"...), nil
+		}
+		return append(b, "false"...), nil
+	case float64:
+		return appendFloat(b, v, 64)
+	case int:
+		return strconv.AppendInt(b, int64(v), 10), nil
+	case int64:
+		return strconv.AppendInt(b, v, 10), nil
+	case map[string]any:
+		return appendMapAny(b, v, depth)
+	case []any:
+		if v == nil {
+			return append(b, "null"...), nil
+		}
+		b = append(b, '[')
+		for k, x := range v {
+			if k > 0 {
+				b = append(b, ',')
+			}
+			var err error
+			if b, err = appendAny(b, x, depth+1); err != nil {
+				return nil, err
+			}
+		}
+		return append(b, ']'), nil
+	case []string:
+		if v == nil {
+			return append(b, "null"...), nil
+		}
+		b = append(b, '[')
+		for k, x := range v {
+			if k > 0 {
+				b = append(b, ',')
+			}
+			b = appendString(b, x)
+		}
+		return append(b, ']'), nil
+	}
+	out, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("%w: encode claims: %v", signet.ErrMalformed, err)
+	}
+	return append(b, out...), nil
+}
+
+// appendMapAny writes m as encoding/json does: null when nil, keys sorted.
+func appendMapAny(b []byte, m map[string]any, depth int) ([]byte, error) {
+	if m == nil {
+		return append(b, "null"...), nil
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	b = append(b, '{')
+	for i, k := range keys {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendString(b, k)
+		b = append(b, ':')
+		var err error
+		if b, err = appendAny(b, m[k], depth+1); err != nil {
+			return nil, err
+		}
+	}
+	return append(b, '}'), nil
 }
 
 // appendMap writes m as encoding/json does: null when nil, keys sorted.

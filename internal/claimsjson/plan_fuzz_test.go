@@ -1,6 +1,7 @@
 package claimsjson
 
 import (
+	"encoding/json"
 	"math"
 	"testing"
 )
@@ -13,6 +14,9 @@ func FuzzPlanDecode(f *testing.F) {
 	for _, p := range decodeCases {
 		f.Add(p)
 	}
+	for _, p := range nestedCases {
+		f.Add(p)
+	}
 	f.Fuzz(func(t *testing.T, payload string) {
 		if len(payload) > MaxSplit {
 			return
@@ -20,6 +24,8 @@ func FuzzPlanDecode(f *testing.F) {
 		checkDecode[kitchen](t, payload)
 		checkDecode[study](t, payload)
 		checkDecode[*study](t, payload)
+		checkDecode[nested](t, payload)
+		checkDecode[*nested](t, payload)
 		// Whatever the text, the plan returns: an error or a value.
 		_, _, _ = Fill[kitchen](PlanFor[kitchen](testFilter), payload, nil, true, &testReg{})
 	})
@@ -42,5 +48,14 @@ func FuzzPlanEncode(f *testing.F) {
 			M: map[string]string{key: s1, s2: key}, Role: role(s2), NoTag: key, HTML: s1, Case: s2, Uni: key,
 		})
 		checkEncode(t, study{UserID: uint(u), Username: s1, Perms: []string{s2}})
+		n := int(i)
+		v := nested{
+			base: base{Tenant: s1, Level: int(i)}, base2: base2{Other: s2},
+			Data: &inner{Name: s1, Roles: []string{key}, Attrs: map[string]string{key: s2}, N: &n, Kids: []inner{{Blob: s2}}},
+			Any:  map[string]any{key: []any{fl, s1, b, nil}, s2: float64(g)}, MA: map[string]any{s1: map[string]any{key: int64(u)}},
+			Num: json.Number(key), F: fl, PMs: []ptrM{{X: int(i)}}, Opt: withStringOpt{N: int(i), S: s1},
+		}
+		checkEncode(t, v)
+		checkEncodePtr(t, &v)
 	})
 }

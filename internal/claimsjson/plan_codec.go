@@ -1,0 +1,172 @@
+package claimsjson
+
+import (
+	"reflect"
+	"unsafe"
+)
+
+// A codec codes one Go type that a Plan reaches: a scalar kind, or a
+// slice, pointer, map, nested struct or interface value made of codecs,
+// or (kJSON) a type that encoding/json codes by its own rules: one with
+// methods of its own (time.Time, json.RawMessage, json.Number, a
+// json.Unmarshaler), an array, a map other than of strings to strings or
+// to interface values, a struct with options the plan does not take. A
+// kJSON value costs encoding/json's work on that value only.
+type codec struct {
+	kind kind
+	typ  reflect.Type
+	// elem is what a slice, pointer or map holds.
+	elem *codec
+	// elemSize and makeElems make a slice's backing array.
+	elemSize  uintptr
+	makeElems func(n int) unsafe.Pointer
+	// fields are a struct's, in encoding/json's order.
+	fields []planField
+	// empty is omitempty's test for a kJSON value.
+	empty func(p unsafe.Pointer) bool
+}
+
+// scalarCodecs are the codecs of the scalar kinds (read only).
+var scalarCodecs = func() (c [kFloat64 + 1]codec) {
+	for k := range c {
+		c[k].kind = kind(k)
+	}
+	return c
+}()
+
+var anyType = reflect.TypeFor[any]()
+
+// builder works out the codecs of a type and of the types it reaches,
+// each once (a recursive type reaches itself).
+type builder struct {
+	codecs map[reflect.Type]*codec
+}
+
+// codecOf returns t's codec.
+func (b *builder) codecOf(t reflect.Type) *codec {
+	if c, ok := b.codecs[t]; ok {
+		return c
+	}
+	if k, ok := scalarKind(t); ok {
+		return &scalarCodecs[k]
+	}
+	c := &codec{typ: t}
+	b.codecs[t] = c // before the parts: a recursive type finds itself
+	switch {
+	case hasCodec(t):
+		b.jsonCodec(c)
+	case t.Kind() == reflect.Slice && t.Elem().Kind() != reflect.Uint8:
+		// ([]byte, of any uint8 kind, is base64 for encoding/json.)
+		et := t.Elem()
+		c.kind, c.elem, c.elemSize = kSlice, b.codecOf(et), et.Size()
+		if ek, ok := scalarKind(et); ok {
+			c.makeElems = elemMaker(ek)
+		} else {
+			st := reflect.SliceOf(et)
+			c.makeElems = func(n int) unsafe.Pointer { return reflect.MakeSlice(st, n, n).UnsafePointer() }
+		}
+	case t.Kind() == reflect.Map && t.Key() == stringType && t.Elem() == stringType:
+		c.kind = kMap
+	case t.Kind() == reflect.Map && t.Key() == stringType && t.Elem() == anyType:
+		c.kind = kMapAny
+	case t.Kind() == reflect.Pointer:
+		c.kind, c.elem = kPtr, b.codecOf(t.Elem())
+	case t.Kind() == reflect.Interface && t.NumMethod() == 0:
+		c.kind = kAny
+	case t.Kind() == reflect.Struct:
+		fields, ok := b.structCodec(t, nil)
+		if !ok {
+			b.jsonCodec(c)
+			break
+		}
+		c.kind, c.fields = kStruct, fields
+	default:
+		b.jsonCodec(c)
+	}
+	return c
+}
+
+// structCodec returns the fields of the struct t (without the embedded
+// skip, see structFields); ok is false when a field has options the plan
+// does not take, or structFields leaves t to encoding/json.
+func (b *builder) structCodec(t, skip reflect.Type) (fields []planField, ok bool) {
+	fs, _, _, ok := structFields(t, skip)
+	if !ok {
+		return nil, false
+	}
+	for _, sf := range fs {
+		if hasOption(sf.opts, "omitzero") {
+			return nil, false
+		}
+		if hasOption(sf.opts, "string") {
+			// encoding/json quotes the scalars of a ",string" field, and
+			// ignores the option on the others.
+			switch sf.typ.Kind() {
+			case reflect.Bool, reflect.String, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+				reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+				reflect.Float32, reflect.Float64:
+				return nil, false
+			}
+		}
+		fields = append(fields, planField{
+			name: sf.name, fold: string(foldName(sf.name)), key: string(appendString(nil, sf.name)) + ":",
+			off: sf.off, omitEmpty: hasOption(sf.opts, "omitempty"), c: b.codecOf(sf.typ),
+		})
+	}
+	return fields, true
+}
+
+// jsonCodec makes c encoding/json's.
+func (b *builder) jsonCodec(c *codec) {
+	t := c.typ
+	c.kind = kJSON
+	switch t.Kind() {
+	case reflect.Array:
+		n := t.Len()
+		c.empty = func(unsafe.Pointer) bool { return n == 0 }
+	case reflect.Map, reflect.Slice:
+		c.empty = func(p unsafe.Pointer) bool { return reflect.NewAt(t, p).Elem().Len() == 0 }
+	case reflect.Pointer, reflect.Interface:
+		c.empty = func(p unsafe.Pointer) bool { return reflect.NewAt(t, p).Elem().IsNil() }
+	case reflect.Struct:
+		c.empty = func(unsafe.Pointer) bool { return false }
+	default:
+		// The scalar kinds, with a codec of their own: omitempty looks at
+		// the value all the same.
+		c.empty = func(p unsafe.Pointer) bool { return isEmptyValue(reflect.NewAt(t, p).Elem()) }
+	}
+}
+
+// isEmptyValue is encoding/json's omitempty test of a scalar.
+func isEmptyValue(v reflect.Value) bool {
+	switch v.Kind() {
+	case reflect.String:
+		return v.Len() == 0
+	case reflect.Bool:
+		return !v.Bool()
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return v.Int() == 0
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return v.Uint() == 0
+	case reflect.Float32, reflect.Float64:
+		return v.Float() == 0
+	}
+	return false
+}
+
+// noescape hides p from escape analysis. The codecs reach reflect (a
+// kJSON value), which the compiler takes for keeping p, and would move
+// every value the plan runs on, the caller's stack copy of its claims
+// included, to the heap. No codec keeps p past its call: a kJSON codec
+// copies the value at p to or from a heap value of its own with
+// reflect.Value.Set, and only that one goes to encoding/json.
+func noescape(p unsafe.Pointer) unsafe.Pointer {
+	x := uintptr(p) ^ 0 // arithmetic: escape analysis follows no flow through it
+	return *(*unsafe.Pointer)(unsafe.Pointer(&x))
+}
+
+// noescapeBytes is noescape for a slice's array (a caller's stack buffer):
+// the encoder appends to it and keeps no reference to it.
+func noescapeBytes(b []byte) []byte {
+	return unsafe.Slice((*byte)(noescape(unsafe.Pointer(unsafe.SliceData(b)))), cap(b))[:len(b)]
+}
