@@ -3,8 +3,8 @@ package claimsjson
 import (
 	"encoding/json"
 	"fmt"
-	"reflect"
 	"math"
+	"reflect"
 	"slices"
 	"strconv"
 	"unicode/utf8"
