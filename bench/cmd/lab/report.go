@@ -206,7 +206,7 @@ confirm is listed. The floor is the control: no library is faster than
 the primitive it calls, so where a library beats its floor by more than
 3%% the run cannot order that row's libraries and the row is a tie,
 listed with the figure. The **floor** is the raw primitive on input of the same size
-(JWT: the signing input of the same token, HMAC on a reused keyed state;
+(JWT: the signing input of the same token, HMAC on a reused keyed state, plus base64url coding of the payload segment for the medium and larger payloads;
 PASETO: the spec's mandatory cryptography; RFC 9421: the primitive over a
 signature base of the same length, HMAC on a reused keyed state as
 for JWT; docs/design.md defines each floor). A peer's cell shows its time and, in brackets, that time over
