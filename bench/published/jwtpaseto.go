@@ -19,7 +19,7 @@ type ConcurrencyRow struct {
 	JWT    float64
 	PASETO float64
 	Winner string
-	LabOp  string // the lab's op it maps to: "Sign", "Verify", "RoundTrip"
+	Kind   string // the payload tables' op it matches: "Sign", "Parse", "RoundTrip"
 }
 
 // SizeAdvice is one row of the study's payload-size recommendations.
@@ -80,9 +80,9 @@ var JWTvsPASETO = JWTPASETOStudy{
 		{"RoundTrip", "Complex Struct", "medium", Fig{101715, 16241, 203}, Fig{97172, 10826, 139}, "PASETO"},
 	},
 	Concurrency: []ConcurrencyRow{
-		{Op: "Concurrent Sign", JWT: 7723, PASETO: 5501, Winner: "PASETO", LabOp: "Sign"},
-		{Op: "Concurrent Parse", JWT: 11478, PASETO: 11143, Winner: "PASETO (marginal)", LabOp: "Verify"},
-		{Op: "Round-Trip", JWT: 19852, PASETO: 16094, Winner: "PASETO", LabOp: "RoundTrip"},
+		{Op: "Concurrent Sign", JWT: 7723, PASETO: 5501, Winner: "PASETO", Kind: "Sign"},
+		{Op: "Concurrent Parse", JWT: 11478, PASETO: 11143, Winner: "PASETO (marginal)", Kind: "Parse"},
+		{Op: "Round-Trip", JWT: 19852, PASETO: 16094, Winner: "PASETO", Kind: "RoundTrip"},
 	},
 	Advice: []SizeAdvice{
 		{"< 1KB", "PASETO", "Better memory efficiency and speed", []string{"tiny", "small"}},

@@ -279,7 +279,7 @@ flipped, which every library must refuse.
 	}
 	r.writeSecurity(&b)
 	r.remote.write(&b)
-	r.writeClaims(&b)
+	r.writeStudies(&b)
 	r.writeFailures(&b)
 	return os.WriteFile(path, []byte(b.String()), 0o644)
 }
