@@ -126,14 +126,38 @@ func TestStudyJWTPASETO(t *testing.T) {
 	flat := map[string]float64{"tiny": 1200, "small": 1200, "medium": 1200, "large": 1200, "verylarge": 900}
 	ms = jwtPASETORows("mateothegreat", "mateothegreat", flat, 50, 100)
 	ms = append(ms, jwtPASETORows("golang-jwt", "go-paseto", story, 100, 50)...)
+	ms = append(ms, parallel("JWT", "HS256", "Sign", "golang-jwt", 1000), parallel("PASETO", "v4.local", "Encrypt", "go-paseto", 700))
 	s = reportOf(ms...).studyJWTPASETO()
 	out = text(s)
-	if strings.Contains(out, "stand-in") || !strings.Contains(out, "mateothegreat (the study's package)") {
+	if strings.Contains(out, "golang-jwt and go-paseto (stand-ins): algs") || strings.Contains(out, "was not in this run") || !strings.Contains(out, "mateothegreat (the study's package)") {
 		t.Errorf("the study's package measured, yet:\n%s", out)
 	}
 	wantVerdict(t, s, "40–60% fewer allocations", notHolds)
 	wantVerdict(t, s, "JWT wins on large payloads", inPart) // large yes, verylarge no
 	wantVerdict(t, s, "Payload < 1KB", notHolds)
+	// The stand-ins have the parallel rows the package lacks: they stand
+	// in, named.
+	wantVerdict(t, s, "concurrent operations", holds)
+	if !strings.Contains(out, "HS256 / v4.local of golang-jwt and go-paseto (stand-ins): 0.70×") {
+		t.Errorf("the stand-ins' concurrency cell:\n%s", out)
+	}
+	// Only the package's default rows: the other payload classes come
+	// from the stand-ins, named in each cell.
+	ms = jwtPASETORows("mateothegreat", "mateothegreat", flat, 50, 100)
+	var only []*measurement
+	for _, m := range ms {
+		if m.c.Size == "" {
+			only = append(only, m)
+		}
+	}
+	s = reportOf(append(only, jwtPASETORows("golang-jwt", "go-paseto", story, 100, 50)...)...).studyJWTPASETO()
+	out = text(s)
+	for _, want := range []string{"| Sign | Simple Struct → small |", "| ES256 / v4.public: 1.20× / 0.50× / 2.00× |",
+		"| Sign | Large Data → large | 64,841 / 69,399 / 307 | 96,630 / 56,859 / 242 | 1.49× / 0.82× / 0.79× | JWT (speed) | HS256 / v4.local of golang-jwt and go-paseto (stand-ins): 1.50× / 0.50× / 0.50× |"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("section lacks %q:\n%s", want, out)
+		}
+	}
 	wantVerdict(t, s, "concurrent operations", untestable)
 	if c := verdict(t, s, "concurrent operations"); !strings.Contains(c.ours, "no parallel rows") {
 		t.Errorf("concurrency without rows: %s", c.ours)

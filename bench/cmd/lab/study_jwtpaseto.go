@@ -13,6 +13,10 @@ import (
 type formatPair struct {
 	jwt, paseto string
 	label       string // how the report names the pair
+	// fallback, when set, stands in where the pair has no row (the
+	// study's package measured at fewer algorithms or sizes than the lab's
+	// matrix): the libraries it wraps.
+	fallback *formatPair
 }
 
 // algPair is a JWT algorithm and a PASETO purpose measured together.
@@ -49,6 +53,8 @@ func jwtOp(op string) string {
 type jwtPASETO struct {
 	j, p *measurement
 	algs algPair
+	// standIn names the fallback pair when it stood in ("" otherwise).
+	standIn string
 }
 
 // time, bytes and allocs are PASETO's over JWT's (medians: the two are
@@ -66,8 +72,18 @@ func ratioInt(a, b int64) float64 {
 
 // compare finds a pair's rows of op at payload class size, with the first
 // algorithms of algPairs both libraries were measured with; ok is false
-// when none.
+// when none. Where p has no row its fallback, if any, stands in (named in
+// the comparison).
 func (r *report) compare(p formatPair, op, size string, parallel bool) (jwtPASETO, bool) {
+	if c, ok := r.comparePair(p, op, size, parallel); ok || p.fallback == nil {
+		return c, ok
+	}
+	c, ok := r.comparePair(*p.fallback, op, size, parallel)
+	c.standIn = p.fallback.jwt + " and " + p.fallback.paseto
+	return c, ok
+}
+
+func (r *report) comparePair(p formatPair, op, size string, parallel bool) (jwtPASETO, bool) {
 	for _, a := range algPairs {
 		var j, pm *measurement
 		if parallel {
@@ -78,7 +94,7 @@ func (r *report) compare(p formatPair, op, size string, parallel bool) (jwtPASET
 			pm = r.sized("PASETO", a.paseto, size, pasetoOp(a.paseto, op), p.paseto)
 		}
 		if j != nil && pm != nil && j.median() > 0 {
-			return jwtPASETO{j, pm, a}, true
+			return jwtPASETO{j: j, p: pm, algs: a}, true
 		}
 	}
 	return jwtPASETO{}, false
@@ -92,11 +108,12 @@ const maxProcs = 2
 // own package's (mateothegreat) when this run measured it, else the
 // stand-ins its package wraps — and signet's pair.
 func (r *report) jwtPASETOPairs() (study formatPair, standIn bool, signet formatPair) {
-	signet = formatPair{"signet", "signet", "signet (JWT and PASETO)"}
+	signet = formatPair{jwt: "signet", paseto: "signet", label: "signet (JWT and PASETO)"}
+	wrapped := formatPair{jwt: "golang-jwt", paseto: "go-paseto", label: "golang-jwt and go-paseto (stand-ins)"}
 	if r.hasLib("JWT", "mateothegreat") && r.hasLib("PASETO", "mateothegreat") {
-		return formatPair{"mateothegreat", "mateothegreat", "mateothegreat (the study's package)"}, false, signet
+		return formatPair{jwt: "mateothegreat", paseto: "mateothegreat", label: "mateothegreat (the study's package)", fallback: &wrapped}, false, signet
 	}
-	return formatPair{"golang-jwt", "go-paseto", "golang-jwt and go-paseto (stand-ins)"}, true, signet
+	return wrapped, true, signet
 }
 
 // winnerHere names this run's winner of a comparison the study's way:
@@ -148,6 +165,9 @@ func winnerHolds(winner string, c jwtPASETO) (held, of int) {
 }
 
 func (c jwtPASETO) describe() string {
+	if c.standIn != "" {
+		return fmt.Sprintf("%s / %s of %s (stand-ins)", c.algs.jwt, c.algs.paseto, c.standIn)
+	}
 	return fmt.Sprintf("%s / %s", c.algs.jwt, c.algs.paseto)
 }
 
@@ -162,7 +182,7 @@ func (r *report) studyJWTPASETO() *studySection {
 	if standIn {
 		b.WriteString("**The study's own package (mateothegreat) was not in this run** (the lab builds it only where its module can be downloaded; see the peers skipped, if any, above), so its claims are judged on the libraries it wraps, golang-jwt (v5 here, v4 in the package) and go-paseto, as stand-ins, and on signet. ")
 	} else {
-		b.WriteString("The study's claims are judged on its own package (the lab's peer mateothegreat) and on signet. ")
+		b.WriteString("The study's claims are judged on its own package (the lab's peer mateothegreat) and on signet; where the package has no row (an algorithm or payload class it was not run at), golang-jwt and go-paseto, which it wraps, stand in, and the cell says so. ")
 	}
 	b.WriteString("Its packages sign ES256 and v4.public; where this run has no row of those algorithms (the lab's payload-size matrix runs HS256 and v4.local), a comparison takes HS256 and v4.local, and the column of algorithms says so. A ratio is PASETO's figure over JWT's (below 1: PASETO is faster or leaner), as time / B/op / allocs/op.\n\n")
 
