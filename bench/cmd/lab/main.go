@@ -128,6 +128,9 @@ func run(args []string, stderr io.Writer) error {
 	if err := rep.readXlang(stderr); err != nil {
 		return err
 	}
+	if err := rep.readHTTP(filepath.Join(cfg.out, "results.json")); err != nil {
+		return err
+	}
 	if err := rep.writeResults(filepath.Join(cfg.out, "results.json")); err != nil {
 		return err
 	}

@@ -197,7 +197,10 @@ would pair runs minutes apart). A peer counts as faster than signet in a
 row only when the run shows it: by more than 3%% and in every round (a
 sign test: noise alone orders four paired rounds one way with chance
 1/16, five with 1/32); other rows where a peer's median is ahead are
-listed as ties. A run makes hundreds of such comparisons, and between
+listed as ties. The target asks signet to be fastest in every row, a tie
+counting only where signet's median is within 3%% of its floor's (nobody
+beats the primitive): other ties are listed as misses, with signet's
+ratio to its floor; and to be first on B/op in every row. A run makes hundreds of such comparisons, and between
 equals one in 32 comes out "faster in every round" by chance (one in 16
 at four rounds), so a group where a peer looks faster is measured again
 in as many fresh rounds (the **confirmation pass**): the peer counts as
@@ -279,7 +282,7 @@ flipped, which every library must refuse.
 	}
 	r.writeSecurity(&b)
 	r.remote.write(&b)
-	r.writeClaims(&b)
+	r.writeStudies(&b)
 	r.writeFailures(&b)
 	return os.WriteFile(path, []byte(b.String()), 0o644)
 }

@@ -27,6 +27,7 @@ type report struct {
 	floors  map[string]*measurement // group key → the group's floor
 	xlang   []xlang.Record          // the cross-language run's, when present
 	remote  *remoteKeys             // the remote key sets section's, when run
+	http    []httpRecord            // the HTTP lab's records (make load), when the out directory has them
 }
 
 // envInfo describes the machine and the software measured.

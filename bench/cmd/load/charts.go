@@ -196,18 +196,18 @@ func (r *report) studyChart(dir string) (chart, bool, error) {
 	ours := map[string]*series{}
 	var order []string
 	for _, f := range studyFigures {
-		if f.table != "ch1" {
+		if f.Table != "ch1" {
 			continue
 		}
-		cats = append(cats, f.alg)
-		study.values = append(study.values, f.qps)
+		cats = append(cats, f.Alg)
+		study.values = append(study.values, f.QPS)
 		for _, lib := range r.studyLibs() {
 			if ours[lib] == nil {
 				ours[lib] = &series{label: "this machine: " + lib + " issue, one core"}
 				order = append(order, lib)
 			}
 			v := 0.0
-			if m := r.find("issue/" + f.alg + "/" + lib); m != nil && m.Rounds > 0 {
+			if m := r.find("issue/" + f.Alg + "/" + lib); m != nil && m.Rounds > 0 {
 				v = m.RPS
 			}
 			ours[lib].values = append(ours[lib].values, v)

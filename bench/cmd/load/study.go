@@ -3,34 +3,16 @@ package main
 import (
 	"bytes"
 	"fmt"
+
+	"github.com/signet-go/signet/bench/published"
 )
 
-// studyFigure is one figure of the study reproduced (the Go JWT QPS
-// article in the project's seeds), transcribed with where it stands.
-type studyFigure struct {
-	table string // "ch1": chapter 1's table (the chart uses these)
-	alg   string
-	qps   float64
-	note  string
-}
-
 // studySource names the study.
-const studySource = "\"Go语言JWT性能测试报告:不同算法对QPS的影响分析\" (Go JWT performance test report: the effect of the algorithm on QPS), the third study of the project's seeds"
+var studySource = "\"" + published.QPS.Source.Title + "\", the third study of the project's seeds"
 
-// studyFigures are the study's requests/s, as printed. Chapter 1 is its
-// headline: golang-jwt/jwt, a handler issuing a token per request, wrk
-// with 10 connections for 30 s, the mean of 5 runs, an Intel Core
-// i7-11800H, Go 1.21. The other tables are its later sections', with
-// other (or unstated) set-ups: the study's own figures for HS256 differ
-// by more than 2× between them.
-var studyFigures = []studyFigure{
-	{"ch1", "HS256", 18420, "ch. 1 table: issue endpoint, wrk -c10 30 s, mean of 5, i7-11800H, Go 1.21"},
-	{"ch1", "RS256", 6150, "ch. 1 table (the text: \"about 67% lower\")"},
-	{"ch1", "EdDSA", 12300, "ch. 1 table, as \"Ed25519\""},
-	{"4.1", "HS256", 8120, "§4.1: 100 connections, \"4 cores, 8 GB\"; 8,350 at 500 and 8,200 at 1,000 connections"},
-	{"4.2", "HS256", 12100, "§4.2: mean response 8.2 ms; set-up not stated (its code sample is Python)"},
-	{"4.2", "RS256", 4200, "§4.2: mean response 23.7 ms (\"throughput down about 65%\")"},
-}
+// studyFigures are the study's requests/s, as printed (package published
+// holds the transcription, which the lab's report uses too).
+var studyFigures = published.QPS.Figures
 
 // studySection writes the study's figures beside this run's.
 func (r *report) studySection(b *bytes.Buffer) {
@@ -39,8 +21,8 @@ func (r *report) studySection(b *bytes.Buffer) {
 	fmt.Fprintf(b, "| alg | study req/s | where | this run: golang-jwt issue | signet issue | signet / golang-jwt | study's alg / its HS256 | ours (signet) alg / HS256 |\n|---|--:|---|--:|--:|--:|--:|--:|\n")
 	var hsStudy float64
 	for _, f := range studyFigures {
-		if f.table == "ch1" && f.alg == "HS256" {
-			hsStudy = f.qps
+		if f.Table == "ch1" && f.Alg == "HS256" {
+			hsStudy = f.QPS
 		}
 	}
 	var hsOurs float64
@@ -48,16 +30,16 @@ func (r *report) studySection(b *bytes.Buffer) {
 		hsOurs = m.RPS
 	}
 	for _, f := range studyFigures {
-		gj, sg := r.rps("issue/"+f.alg+"/golang-jwt"), r.rps("issue/"+f.alg+"/signet")
+		gj, sg := r.rps("issue/"+f.Alg+"/golang-jwt"), r.rps("issue/"+f.Alg+"/signet")
 		rel := "–"
-		if f.table == "ch1" && hsStudy > 0 {
-			rel = fmt.Sprintf("%.2f", f.qps/hsStudy)
+		if f.Table == "ch1" && hsStudy > 0 {
+			rel = fmt.Sprintf("%.2f", f.QPS/hsStudy)
 		}
 		ours := "–"
-		if f.table == "ch1" && hsOurs > 0 && sg > 0 {
+		if f.Table == "ch1" && hsOurs > 0 && sg > 0 {
 			ours = fmt.Sprintf("%.2f", sg/hsOurs)
 		}
-		fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", f.alg, fmtRPS(f.qps), f.note, orDash(gj, fmtRPS), orDash(sg, fmtRPS), ratioOrDash(sg, gj), rel, ours)
+		fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", f.Alg, fmtRPS(f.QPS), f.Note, orDash(gj, fmtRPS), orDash(sg, fmtRPS), ratioOrDash(sg, gj), rel, ours)
 	}
 	fmt.Fprintln(b)
 }
