@@ -5,12 +5,14 @@ import (
 	"crypto"
 	"crypto/ecdsa"
 	"crypto/ed25519"
+	"crypto/elliptic"
 	"crypto/hmac"
 	"crypto/rand"
 	"crypto/rsa"
 	"crypto/subtle"
 	"fmt"
 	"hash"
+	"reflect"
 	"sync"
 
 	"github.com/signet-go/signet/internal/clip"
@@ -36,9 +38,9 @@ type Key struct {
 	*keyData // shared by the copies WithKeyID makes
 }
 
-// keyData is a key's material and mutable state: one allocation per key,
-// shared by its WithKeyID copies, so that a Key itself is four words and a
-// copy costs 32 bytes.
+// keyData is a key's material and mutable state, shared by its WithKeyID
+// copies, so that a Key itself is four words and a copy costs 32 bytes; a
+// new key and its keyData are one allocation (keyBlock).
 type keyData struct {
 	cache  keycache.Store // state formats derive from the key (internal/keycache)
 	secret []byte         // HMAC and PASETO local keys
@@ -49,6 +51,7 @@ type keyData struct {
 	ecPub  *ecdsa.PublicKey
 	edPri  *[ed25519.PrivateKeySize]byte // seed ‖ public key (RFC 8032)
 	edPub  *[ed25519.PublicKeySize]byte  // edPri's second half when there is one
+	inline [64]byte                      // a secret of up to 64 bytes, held here
 }
 
 // The keys' caches are reached through internal/keycache, so that Key has
@@ -108,7 +111,7 @@ func GenerateKeyWithID(alg Algorithm, kid string) (*Key, error) {
 	if err != nil {
 		return nil, fmt.Errorf("signet: generate %s: %w", alg, err)
 	}
-	return newKey(sp, kid, material, true)
+	return ownKey(sp, kid, material)
 }
 
 // NewKey binds existing key material to alg. material is one of:
@@ -124,39 +127,24 @@ func NewKey(alg Algorithm, material any) (*Key, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newKey(sp, "", material, false)
+	return newKey(sp, material)
 }
 
-// newKey binds material to sp. trusted says the material is the standard
-// library's own making, not a caller's: what crypto/x509 made of a private
-// key's DER (an RSA key it validated and precomputed, an EC or Ed25519
-// public half it derived from the private scalar or seed) or a key
-// GenerateKey just generated (a fresh secret, which the key then owns).
-// Those checks are not repeated, nor the material copied; material handed
-// in by a caller is checked in full and copied, so that the caller keeps
-// no handle on the key's state. An Ed25519 public key is always checked:
-// crypto/x509 does not check the points it reads.
-func newKey(sp *spec, kid string, material any, trusted bool) (*Key, error) {
-	k := &Key{spec: sp, kid: kid, keyData: new(keyData)}
+// newKey binds material, handed in by a caller, to sp: checked in full and
+// copied, so that the caller keeps no handle on the key's state (and,
+// kept nowhere, material stays where the caller made it: a []byte in an
+// interface needs no box on the heap).
+func newKey(sp *spec, material any) (*Key, error) {
+	k := allocKey(sp, "")
 	mismatch := func() (*Key, error) {
-		return nil, fmt.Errorf("%w: %T cannot be a %s key", ErrAlgorithmMismatch, material, sp.name)
+		return nil, fmt.Errorf("%w: %s cannot be a %s key", ErrAlgorithmMismatch, typeName(material), sp.name)
 	}
 	switch m := material.(type) {
 	case []byte:
-		if sp.family == famLocal {
-			if len(m) != sp.minKey {
-				return nil, fmt.Errorf("%w: %s key is %d bytes, must be %d", ErrWeakKey, sp.name, len(m), sp.minKey)
-			}
-			k.secret = own(m, trusted)
-			break
+		if err := checkSecret(sp, len(m)); err != nil {
+			return nil, err
 		}
-		if sp.family != famHMAC {
-			return mismatch()
-		}
-		if len(m) < sp.minKey {
-			return nil, fmt.Errorf("%w: %s secret is %d bits, need at least %d", ErrWeakKey, sp.name, 8*len(m), 8*sp.minKey)
-		}
-		k.secret = own(m, trusted)
+		k.secret = k.own(m)
 	case *rsa.PrivateKey:
 		if sp.family != famRSA && sp.family != famPSS {
 			return mismatch()
@@ -164,24 +152,20 @@ func newKey(sp *spec, kid string, material any, trusted bool) (*Key, error) {
 		if m == nil {
 			return nil, fmt.Errorf("%w: nil RSA key", ErrWeakKey)
 		}
-		if !trusted {
-			// Checked and precomputed on a copy, which the key keeps: the
-			// caller's value is neither read again nor changed.
-			m = copyRSAPrivate(m, false)
-		}
-		if err := checkRSAPublic(&m.PublicKey); err != nil {
+		// Checked and precomputed on a copy, which the key keeps: the
+		// caller's value is neither read again nor changed.
+		c := copyRSAPrivate(m, false)
+		if err := checkRSAPublic(&c.PublicKey); err != nil {
 			return nil, err
 		}
-		if err := checkRSASizes(m); err != nil {
+		if err := checkRSASizes(c); err != nil {
 			return nil, err
 		}
-		if !trusted {
-			if err := m.Validate(); err != nil {
-				return nil, fmt.Errorf("%w: RSA private key: %v", ErrWeakKey, err)
-			}
-			m.Precompute()
+		if err := c.Validate(); err != nil {
+			return nil, fmt.Errorf("%w: RSA private key: %v", ErrWeakKey, err)
 		}
-		k.rsaPri, k.rsaPub = m, &m.PublicKey
+		c.Precompute()
+		k.rsaPri, k.rsaPub = c, &c.PublicKey
 	case *rsa.PublicKey:
 		if sp.family != famRSA && sp.family != famPSS {
 			return mismatch()
@@ -189,13 +173,11 @@ func newKey(sp *spec, kid string, material any, trusted bool) (*Key, error) {
 		if m == nil {
 			return nil, fmt.Errorf("%w: nil RSA key", ErrWeakKey)
 		}
-		if err := checkRSAPublic(m); err != nil {
+		c := copyRSAPublic(m)
+		if err := checkRSAPublic(c); err != nil {
 			return nil, err
 		}
-		if !trusted {
-			m = copyRSAPublic(m)
-		}
-		k.rsaPub = m
+		k.rsaPub = c
 	case *ecdsa.PrivateKey:
 		if sp.family != famECDSA {
 			return mismatch()
@@ -203,28 +185,24 @@ func newKey(sp *spec, kid string, material any, trusted bool) (*Key, error) {
 		if m == nil || m.Curve != sp.curve {
 			return nil, fmt.Errorf("%w: %s needs a %s key", ErrAlgorithmMismatch, sp.name, sp.curve.Params().Name)
 		}
-		if trusted {
-			k.ecPri, k.ecPub = m, &m.PublicKey
-			break
-		}
 		//lint:ignore SA1019 a nil scalar would make ECDH panic; this is the check.
 		if m.D == nil {
 			return nil, fmt.Errorf("%w: EC private scalar missing", ErrWeakKey)
 		}
+		c := copyECPrivate(m)
 		// ECDH validates the scalar; the public point must be its own.
-		priv, err := m.ECDH()
+		priv, err := c.ECDH()
 		if err != nil {
 			return nil, fmt.Errorf("%w: EC private key: %v", ErrWeakKey, err)
 		}
-		if err := checkECPublic(sp, &m.PublicKey); err != nil {
+		if err := checkECPublic(sp, &c.PublicKey); err != nil {
 			return nil, err
 		}
-		pub, err := m.PublicKey.ECDH()
+		pub, err := c.PublicKey.ECDH()
 		if err != nil || !priv.PublicKey().Equal(pub) {
 			return nil, fmt.Errorf("%w: EC public key does not match the private scalar", ErrWeakKey)
 		}
-		k.ecPri = copyECPrivate(m)
-		k.ecPub = &k.ecPri.PublicKey
+		k.ecPri, k.ecPub = c, &c.PublicKey
 	case *ecdsa.PublicKey:
 		if sp.family != famECDSA {
 			return mismatch()
@@ -232,25 +210,17 @@ func newKey(sp *spec, kid string, material any, trusted bool) (*Key, error) {
 		if m == nil || m.Curve != sp.curve {
 			return nil, fmt.Errorf("%w: %s needs a %s key", ErrAlgorithmMismatch, sp.name, sp.curve.Params().Name)
 		}
-		if err := checkECPublic(sp, m); err != nil {
+		c := copyECPublic(m)
+		if err := checkECPublic(sp, c); err != nil {
 			return nil, err
 		}
-		if !trusted {
-			m = copyECPublic(m)
-		}
-		k.ecPub = m
+		k.ecPub = c
 	case ed25519.PrivateKey:
 		if sp.family != famEd25519 {
 			return mismatch()
 		}
 		if len(m) != ed25519.PrivateKeySize {
 			return nil, fmt.Errorf("%w: Ed25519 private key is %d bytes", ErrWeakKey, len(m))
-		}
-		if trusted {
-			// The public half is the key's second 32 bytes (RFC 8032).
-			k.edPri = (*[ed25519.PrivateKeySize]byte)(m)
-			k.edPub = (*[ed25519.PublicKeySize]byte)(m[ed25519.SeedSize:])
-			break
 		}
 		// The seed's public half is a point of the prime-order subgroup:
 		// it needs no small-order check.
@@ -261,30 +231,156 @@ func newKey(sp *spec, kid string, material any, trusted bool) (*Key, error) {
 		k.edPri = (*[ed25519.PrivateKeySize]byte)(derived)
 		k.edPub = (*[ed25519.PublicKeySize]byte)(derived[ed25519.SeedSize:])
 	case ed25519.PublicKey:
-		if sp.family != famEd25519 {
-			return mismatch()
-		}
-		if len(m) != ed25519.PublicKeySize {
-			return nil, fmt.Errorf("%w: Ed25519 public key is %d bytes", ErrWeakKey, len(m))
-		}
-		if err := checkEd25519Public(m); err != nil {
+		if err := k.setEd25519Public(sp, m); err != nil {
 			return nil, err
 		}
-		k.edPub = new([ed25519.PublicKeySize]byte)
-		copy(k.edPub[:], m)
 	default:
 		return mismatch()
 	}
 	return k, nil
 }
 
-// own returns secret itself when the key may keep it (trusted: GenerateKey's
-// fresh bytes), else a copy the caller cannot change.
-func own(secret []byte, trusted bool) []byte {
-	if trusted {
-		return secret
+// ownKey binds to sp material that is the standard library's own making,
+// not a caller's: what crypto/x509 made of a key's DER (an RSA key it
+// validated and precomputed, an EC or Ed25519 public half it derived from
+// the private scalar or seed) or a key GenerateKey just generated (a fresh
+// secret). The key keeps it as it is, and those checks are not repeated;
+// the sizes and curves are, and an Ed25519 public key is checked (crypto/x509
+// does not check the points it reads).
+func ownKey(sp *spec, kid string, material any) (*Key, error) {
+	k := allocKey(sp, kid)
+	switch m := material.(type) {
+	case []byte:
+		if err := checkSecret(sp, len(m)); err != nil {
+			return nil, err
+		}
+		k.secret = m
+	case *rsa.PrivateKey:
+		if sp.family != famRSA && sp.family != famPSS {
+			return nil, fmt.Errorf("%w: %T cannot be a %s key", ErrAlgorithmMismatch, material, sp.name)
+		}
+		if err := checkRSAPublic(&m.PublicKey); err != nil {
+			return nil, err
+		}
+		if err := checkRSASizes(m); err != nil {
+			return nil, err
+		}
+		k.rsaPri, k.rsaPub = m, &m.PublicKey
+	case *rsa.PublicKey:
+		if sp.family != famRSA && sp.family != famPSS {
+			return nil, fmt.Errorf("%w: %T cannot be a %s key", ErrAlgorithmMismatch, material, sp.name)
+		}
+		if err := checkRSAPublic(m); err != nil {
+			return nil, err
+		}
+		k.rsaPub = m
+	case *ecdsa.PrivateKey:
+		if err := checkCurve(sp, material, m.Curve); err != nil {
+			return nil, err
+		}
+		k.ecPri, k.ecPub = m, &m.PublicKey
+	case *ecdsa.PublicKey:
+		if err := checkCurve(sp, material, m.Curve); err != nil {
+			return nil, err
+		}
+		if err := checkECPublic(sp, m); err != nil {
+			return nil, err
+		}
+		k.ecPub = m
+	case ed25519.PrivateKey:
+		if sp.family != famEd25519 {
+			return nil, fmt.Errorf("%w: %T cannot be a %s key", ErrAlgorithmMismatch, material, sp.name)
+		}
+		if len(m) != ed25519.PrivateKeySize {
+			return nil, fmt.Errorf("%w: Ed25519 private key is %d bytes", ErrWeakKey, len(m))
+		}
+		// The public half is the key's second 32 bytes (RFC 8032).
+		k.edPri = (*[ed25519.PrivateKeySize]byte)(m)
+		k.edPub = (*[ed25519.PublicKeySize]byte)(m[ed25519.SeedSize:])
+	case ed25519.PublicKey:
+		if err := k.setEd25519Public(sp, m); err != nil {
+			return nil, err
+		}
+	default:
+		return nil, fmt.Errorf("%w: %T cannot be a %s key", ErrAlgorithmMismatch, material, sp.name)
+	}
+	return k, nil
+}
+
+// checkSecret checks a secret's length for sp: a PASETO local key's is
+// fixed, an HMAC secret's at least the minimum.
+func checkSecret(sp *spec, n int) error {
+	switch sp.family {
+	case famLocal:
+		if n != sp.minKey {
+			return fmt.Errorf("%w: %s key is %d bytes, must be %d", ErrWeakKey, sp.name, n, sp.minKey)
+		}
+	case famHMAC:
+		if n < sp.minKey {
+			return fmt.Errorf("%w: %s secret is %d bits, need at least %d", ErrWeakKey, sp.name, 8*n, 8*sp.minKey)
+		}
+	default:
+		return fmt.Errorf("%w: []uint8 cannot be a %s key", ErrAlgorithmMismatch, sp.name)
+	}
+	return nil
+}
+
+// setEd25519Public checks an Ed25519 public key and keeps a copy.
+func (d *keyData) setEd25519Public(sp *spec, m ed25519.PublicKey) error {
+	if sp.family != famEd25519 {
+		return fmt.Errorf("%w: ed25519.PublicKey cannot be a %s key", ErrAlgorithmMismatch, sp.name)
+	}
+	if len(m) != ed25519.PublicKeySize {
+		return fmt.Errorf("%w: Ed25519 public key is %d bytes", ErrWeakKey, len(m))
+	}
+	if err := checkEd25519Public(m); err != nil {
+		return err
+	}
+	d.edPub = new([ed25519.PublicKeySize]byte)
+	copy(d.edPub[:], m)
+	return nil
+}
+
+// checkCurve checks that an EC key, material, on curve c is one sp takes.
+func checkCurve(sp *spec, material any, c elliptic.Curve) error {
+	if sp.family != famECDSA {
+		return fmt.Errorf("%w: %T cannot be a %s key", ErrAlgorithmMismatch, material, sp.name)
+	}
+	if c != sp.curve {
+		return fmt.Errorf("%w: %s needs a %s key", ErrAlgorithmMismatch, sp.name, sp.curve.Params().Name)
+	}
+	return nil
+}
+
+// own returns a copy of a caller's secret, which the caller cannot change:
+// in the key's own allocation when it fits (a secret is usually 32 to 64
+// bytes).
+func (d *keyData) own(secret []byte) []byte {
+	if len(secret) <= len(d.inline) {
+		return append(d.inline[:0:len(d.inline)], secret...)
 	}
 	return append([]byte(nil), secret...)
+}
+
+// keyBlock is a key and its data, made in one allocation.
+type keyBlock struct {
+	k Key
+	d keyData
+}
+
+// allocKey returns a new key of sp and kid with its data.
+func allocKey(sp *spec, kid string) *Key {
+	b := new(keyBlock)
+	b.k = Key{spec: sp, kid: kid, keyData: &b.d}
+	return &b.k
+}
+
+// typeName is the name %T gives v's type.
+func typeName(v any) string {
+	if v == nil {
+		return "<nil>"
+	}
+	return reflect.TypeOf(v).String()
 }
 
 func checkRSAPublic(p *rsa.PublicKey) error {

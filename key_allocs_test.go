@@ -43,3 +43,20 @@ func TestVerifyHMACAllocations(t *testing.T) {
 		}
 	}
 }
+
+// TestAllocationsNewKey: a key made from a caller's secret is one
+// allocation (the key, its data and a copy of the secret), and the
+// caller's []byte needs no box on the heap to be passed as material.
+func TestAllocationsNewKey(t *testing.T) {
+	secret := make([]byte, 32)
+	for i := range secret {
+		secret[i] = byte(i)
+	}
+	if got := testing.AllocsPerRun(100, func() {
+		if _, err := signet.NewKey(signet.HS256, secret); err != nil {
+			t.Fatal(err)
+		}
+	}); got != 1 {
+		t.Errorf("NewKey(HS256, secret): %.0f allocations, want 1", got)
+	}
+}

@@ -92,7 +92,7 @@ func ParsePEM(data []byte, alg Algorithm) (*Key, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newKey(sp, "", material, true)
+	return ownKey(sp, "", material)
 }
 
 // parsePEMBlock reads block's key; info is its PKCS #8 envelope when it is
