@@ -229,6 +229,11 @@ func readClaims(payload string, c *Claims, at *instants, fold bool, rest *claims
 		return has, false, nil
 	}
 	*c = Claims{}
+	if rest != nil {
+		// The members the plan decodes, as positions, when the fold rule
+		// is checked on the way (decodeRest then need not check it).
+		rest.Reset()
+	}
 	m := jsonx.NewMembers(payload)
 	if fold {
 		m = jsonx.NewMembersFold(payload)
@@ -238,6 +243,10 @@ func readClaims(payload string, c *Claims, at *instants, fold bool, rest *claims
 		if len(name) != 3 {
 			if claim, ok := claimcheck.Variant(name); ok {
 				return 0, false, claimcheck.VariantError(name, claim)
+			}
+			if rest != nil {
+				// An escaped name is a copy, not a view: Add leaves rest unused.
+				rest.Add(payload, name, m.Value(payload))
 			}
 			continue
 		}
@@ -265,6 +274,9 @@ func readClaims(payload string, c *Claims, at *instants, fold bool, rest *claims
 			if claim, v := claimcheck.Variant(name); v {
 				return 0, false, claimcheck.VariantError(name, claim)
 			}
+			if rest != nil {
+				rest.Add(payload, name, m.Value(payload))
+			}
 		}
 		if !ok {
 			return 0, false, claimTypeError(name)
@@ -278,6 +290,9 @@ func readClaims(payload string, c *Claims, at *instants, fold bool, rest *claims
 			return 0, false, fmt.Errorf("%w: claims: member names repeated or differing only in case", signet.ErrMalformed)
 		}
 		return 0, false, fmt.Errorf("%w: claims: %v", signet.ErrMalformed, err)
+	}
+	if rest != nil && fold {
+		rest.Done()
 	}
 	return has, fold, nil
 }

@@ -121,6 +121,11 @@ func readClaims(payload string, c *Claims, fold bool, rest *claimsjson.Rest) (ha
 		return has, false, nil
 	}
 	*c = Claims{}
+	if rest != nil {
+		// The members the plan decodes, as positions, when the fold rule
+		// is checked on the way (decodeRest then need not check it).
+		rest.Reset()
+	}
 	m := jsonx.NewMembers(payload)
 	if fold {
 		m = jsonx.NewMembersFold(payload)
@@ -130,6 +135,10 @@ func readClaims(payload string, c *Claims, fold bool, rest *claimsjson.Rest) (ha
 		if len(name) != 3 {
 			if claim, ok := claimcheck.Variant(name); ok {
 				return 0, false, claimcheck.VariantError(name, claim)
+			}
+			if rest != nil {
+				// An escaped name is a copy, not a view: Add leaves rest unused.
+				rest.Add(payload, name, m.Value(payload))
 			}
 			continue
 		}
@@ -157,6 +166,9 @@ func readClaims(payload string, c *Claims, fold bool, rest *claimsjson.Rest) (ha
 			if claim, v := claimcheck.Variant(name); v {
 				return 0, false, claimcheck.VariantError(name, claim)
 			}
+			if rest != nil {
+				rest.Add(payload, name, m.Value(payload))
+			}
 		}
 		if !ok {
 			return 0, false, claimTypeError(name)
@@ -167,6 +179,9 @@ func readClaims(payload string, c *Claims, fold bool, rest *claimsjson.Rest) (ha
 			return 0, false, fmt.Errorf("%w: payload: member names repeated or differing only in case", signet.ErrMalformed)
 		}
 		return 0, false, fmt.Errorf("%w: payload: %v", signet.ErrMalformed, err)
+	}
+	if rest != nil && fold {
+		rest.Done()
 	}
 	return has, fold, nil
 }

@@ -44,7 +44,7 @@ func v3Keys(key *signet.Key, n []byte) (ek, n2, ak []byte, err error) {
 
 func v3Tag(ak, n, c, f, i []byte) []byte {
 	m := hmac.New(sha512.New384, ak)
-	m.Write(pae.Append(nil, v3LocalHeader, n, c, f, i))
+	pae.Write(m, nil, v3LocalHeader, n, c, f, i)
 	return m.Sum(nil)
 }
 

@@ -108,10 +108,10 @@ func (st *v4State) tag(n, c, f, i []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	st.pae = pae.Append(st.pae[:0], v4LocalHeader, n, c, f, i)
-	m.Write(st.pae)
+	// The ciphertext goes to the MAC as it is, not copied into the PAE.
+	st.pae = pae.Write(m, st.pae[:0], v4LocalHeader, n, c, f, i)
 	if cap(st.pae) > 64<<10 {
-		st.pae = nil // do not keep a huge buffer in the pool
+		st.pae = nil // do not keep a huge buffer in the pool (a large footer)
 	}
 	return m.Sum(st.sum[:0]), nil
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"math/bits"
 	"reflect"
 	"slices"
 	"strconv"
@@ -360,15 +361,48 @@ var htmlSafe = func() (t [utf8.RuneSelf]bool) {
 	return t
 }()
 
+// safeRun returns the index of the first byte at or after i that
+// appendString cannot copy as it is (see htmlSafe), eight bytes at a time:
+// a control character or a byte from 0x80 up, and '"' and '&' (0x22,
+// 0x26: equal to 0x26 with bit 2 set), '<' and '>' (0x3c, 0x3e: 0x3e with
+// bit 1 set) and '\\'.
+func safeRun(s string, i int) int {
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	for ; i+8 <= len(s); i += 8 {
+		x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		a := (x | 0x04*lo) ^ 0x26*lo
+		b := (x | 0x02*lo) ^ 0x3e*lo
+		c := x ^ 0x5c*lo
+		m := (x - 0x20*lo) | (a - lo) | (b - lo) | (c - lo)
+		if m = (m | x) & hi; m != 0 {
+			// A mark may be false above a true one (a borrow), never
+			// below: the lowest is a byte to look at.
+			return i + bits.TrailingZeros64(m)/8
+		}
+	}
+	return i
+}
+
 // appendString writes s as a JSON string as encoding/json.Marshal does:
 // quotes, backslashes and control characters escaped (\b \f \n \r \t, the
 // rest \u00XX), <, > and & as \u003c \u003e \u0026, U+2028 and U+2029
 // escaped, and each byte of invalid UTF-8 as \ufffd.
 func appendString(b []byte, s string) []byte {
 	const hex = "0123456789abcdef"
+	if len(s) >= 1<<10 && cap(b)-len(b) < len(s)+2 {
+		// One growth for a long string, with room for some escapes and
+		// the members after it, rather than doubling (and copying) the
+		// buffer as it fills.
+		b = slices.Grow(b, len(s)+len(s)/8+256)
+	}
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
+		i = safeRun(s, i)
+		if i >= len(s) {
+			break
+		}
 		c := s[i]
 		if c < utf8.RuneSelf {
 			if htmlSafe[c] {

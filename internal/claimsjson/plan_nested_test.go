@@ -268,3 +268,20 @@ func checkEncodePtr[T any](t *testing.T, v *T) {
 		t.Fatalf("plan:\n%s\nencoding/json:\n%s", got, rest)
 	}
 }
+
+// TestAppendStringRuns: appendString, which copies eight plain bytes at a
+// time, writes what encoding/json writes whatever byte needs escaping and
+// wherever it falls in a run.
+func TestAppendStringRuns(t *testing.T) {
+	for _, c := range []string{`"`, `\`, "<", ">", "&", "\x00", "\x1f", "\x7f", "é", "\u2028", "\xff", " ", "~"} {
+		for pos := range 18 {
+			for _, n := range []int{pos + 1, 18, 25} {
+				s := strings.Repeat("a", pos) + c + strings.Repeat("b", max(0, n-pos-1))
+				want, _ := json.Marshal(s)
+				if got := appendString(nil, s); string(got) != string(want) {
+					t.Fatalf("%q: %s, encoding/json %s", s, got, want)
+				}
+			}
+		}
+	}
+}

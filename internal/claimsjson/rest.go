@@ -47,8 +47,13 @@ func (r *Rest) Add(payload, name, value string) {
 	r.n++
 }
 
-// Done says the reader read the whole payload in the plain shape.
+// Done says the reader read the whole payload in the plain shape, or
+// with jsonx's fold rule (NewMembersFold) when the caller decodes with
+// folded set.
 func (r *Rest) Done() { r.ok = r.n <= len(r.members) }
+
+// Reset empties r, for a reader that starts over on another path.
+func (r *Rest) Reset() { r.n, r.ok = 0, false }
 
 // decodeRest is decode on the members of a done Rest. Their names are
 // plain ASCII and no value holds an object, so the fold rule comes down

@@ -1,6 +1,10 @@
 package claimsjson
 
-import "github.com/signet-go/signet/internal/jsonx"
+import (
+	"strings"
+
+	"github.com/signet-go/signet/internal/jsonx"
+)
 
 // A small scanner for text that jsonx has already validated: it finds
 // where values end and does not check the grammar again. Every index is
@@ -20,6 +24,13 @@ func skipWS(s string, i int) int {
 // its closing quote) and whether it holds an escape; -1 when it is not
 // closed.
 func skipString(s string, i int) (end int, esc bool) {
+	if i+1 <= len(s) {
+		// Validated text: without a backslash before it, the next quote
+		// closes the string (both found with the vector IndexByte).
+		if q := strings.IndexByte(s[i+1:], '"'); q >= 0 && strings.IndexByte(s[i+1:i+1+q], '\\') < 0 {
+			return i + 2 + q, false
+		}
+	}
 	for i++; i < len(s); i++ {
 		i = jsonx.PlainRun(s, i) // printable ASCII other than '"' and '\\'
 		if i >= len(s) {

@@ -1,6 +1,7 @@
 package pae
 
 import (
+	"bytes"
 	"encoding/hex"
 	"fmt"
 	"testing"
@@ -37,4 +38,22 @@ func ExampleAppend() {
 	b := Append(nil, []byte("v4.local."), []byte("n"))
 	fmt.Printf("%x\n", b)
 	// Output: 0200000000000000090000000000000076342e6c6f63616c2e01000000000000006e
+}
+
+// TestWrite: the bytes Write feeds a hash are Append's, for pieces on
+// either side of the size written directly.
+func TestWrite(t *testing.T) {
+	big := bytes.Repeat([]byte{'x'}, direct)
+	for _, pieces := range [][][]byte{
+		nil, {{}}, {[]byte("Paragon")}, {big}, {[]byte("v4.local."), big[:direct-1], big, nil, []byte("f")},
+	} {
+		var got bytes.Buffer
+		buf := Write(&got, make([]byte, 0, 8), pieces...)
+		if want := Append(nil, pieces...); !bytes.Equal(got.Bytes(), want) {
+			t.Errorf("%d pieces: Write gave %x, Append %x", len(pieces), got.Bytes(), want)
+		}
+		if cap(buf) == 0 {
+			t.Error("no buffer returned")
+		}
+	}
 }
