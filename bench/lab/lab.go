@@ -61,17 +61,11 @@ type HTTPSig interface {
 	Verify(r *http.Request) error
 }
 
-// JWTLibs returns the JWT libraries of the lab, signet first.
-func JWTLibs() []JWTLib {
-	return []JWTLib{signetJWT{}, golangJWT{}, jwxJWT{}, goJoseJWT{}, cristalhqJWT{}, katarasJWT{}}
-}
+// JWTLibs returns the JWT libraries of DefaultPeers, signet first.
+func JWTLibs() []JWTLib { return DefaultPeers().JWT }
 
-// PASETOLibs returns the PASETO libraries of the lab, signet first.
-func PASETOLibs() []PASETOLib {
-	return []PASETOLib{signetPASETO{}, goPASETO{}, o1eglPASETO{}}
-}
+// PASETOLibs returns the PASETO libraries of DefaultPeers, signet first.
+func PASETOLibs() []PASETOLib { return DefaultPeers().PASETO }
 
-// HTTPSigLibs returns the RFC 9421 libraries of the lab, signet first.
-func HTTPSigLibs() []HTTPSigLib {
-	return []HTTPSigLib{signetHTTPSig{}, yaronfHTTPSig{}, remitlyHTTPSig{}, commonFateHTTPSig{}}
-}
+// HTTPSigLibs returns the RFC 9421 libraries of DefaultPeers, signet first.
+func HTTPSigLibs() []HTTPSigLib { return DefaultPeers().HTTPSig }
