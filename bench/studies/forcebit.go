@@ -48,6 +48,14 @@ import (
 //     and a DER signature other verifiers refuse passes.
 //   - It verifies rsa-pss-sha512 with any salt length
 //     (PSSSaltLengthAuto); it signs with the RFC's 64 bytes.
+//   - It rebuilds the @signature-params line with the parameters in an
+//     order of its own (created, expires, nonce, alg, keyid, tag), not as
+//     the signer sent them: a signature whose parameters come in another
+//     order does not verify (RFC 9421 B.2.1, 4.3's proxy_sig). Its own
+//     signatures and signet's (created, keyid) agree with that order.
+//   - It takes @authority as the request carries it, not normalized
+//     (RFC 9421 §2.2.3): a host in capitals or with the default port
+//     signs differently from the normalized one.
 //   - VerifyRequest does not look at the body: VerifyAt checks a covered
 //     Content-Digest first with the library's digest package
 //     (VerifyContentDigestBytes, sha-256 and sha-512).

@@ -129,7 +129,8 @@ func (m *mateothegreatJWTOps) VerifyFor(token string, p *lab.Payload, now time.T
 }
 
 // MateothegreatPASETO is the package's PASETO functions (go-paseto
-// underneath): v4.public only, keys made by its InitializeKeys (hex),
+// underneath; the module asks for v1.5.4, the lab's build selects the
+// v1.6.0 that bench/go.mod pins for the go-paseto peer): v4.public only, keys made by its InitializeKeys (hex),
 // PasetoSign with the payload as data and its exp, and PasetoParse[T],
 // which checks exp (go-paseto's NotExpired rule and its own check, both
 // at time.Now) and returns the data alone.
