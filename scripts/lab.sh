@@ -14,10 +14,10 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 reason=""
 if [ -z "$studies_proxy" ]; then
-	reason="no module proxy at $studies_missing (the studies' modules are served from ../shared/goproxy)"
+	reason="no module proxy at $studies_missing"
 elif ! env "${studies_goenv[@]}" $GO build -modfile=studies.mod -tags studies -o "$tmp/lab" ./cmd/lab 2>"$tmp/build.log"; then
 	cat "$tmp/build.log" >&2
-	reason="the build with their modules failed: $(grep -v '^go: downloading' "$tmp/build.log" | head -n 1 | cut -c 1-200)"
+	reason="the build with their modules failed: $( (grep -v '^go: downloading' "$tmp/build.log" || true) | head -n 1 | cut -c 1-200)"
 fi
 
 if [ -z "$reason" ]; then
