@@ -15,10 +15,13 @@ test: check interop-deps unit server-deps server-interop-deps cli-test server-te
 ## lab-test: the lab module's own checks (bench/: adapters, attack runner, the HTTP
 ## lab's harness with a short real wrk run (wrk-deps), the short version of the
 ## faults under load (TestFaultsShort, about 30 s: wrk-deps, server-deps),
-## and the cross-language interop of bench/xlang, built by xlang-build).
+## and the cross-language interop of bench/xlang, built by xlang-build); then
+## the studies' peers (bench/studies, built with studies.mod and -tags studies)
+## when their module proxy ../shared/goproxy is there (scripts/studies-test.sh).
 lab-test: wrk-deps server-deps
 	@echo "== the lab (bench/): go vet, go test (with the cross-language interop)"
 	cd bench && $(GO) vet ./... && SIGNET_INTEROP=1 $(GO) test -count=1 -timeout 30m ./...
+	GO=$(GO) bash scripts/studies-test.sh
 
 ## server-deps: Debian's redis-server for the Redis store's tests (scripts/install-redis.sh).
 server-deps:
@@ -49,9 +52,11 @@ cli-test: server-deps $(STATICCHECK)
 	cd cmd/signet && $(STATICCHECK) ./...
 
 ## report: the lab's quick run (a few minutes, progress on stderr):
-## out/report/REPORT.md, charts (SVG, PNG) and results.json.
+## out/report/REPORT.md, charts (SVG, PNG) and results.json. scripts/lab.sh
+## includes the studies' peers (forcebit, mateothegreat) when ../shared/goproxy
+## is there, and says which it skipped and why otherwise.
 report:
-	cd bench && $(GO) run ./cmd/lab --quick --out ../out/report --attacks ../attacks --vectors ../testdata
+	GO=$(GO) bash scripts/lab.sh --quick --out ../out/report --attacks ../attacks --vectors ../testdata
 
 ## wrk-deps: Debian's wrk, the HTTP lab's load generator (scripts/install-wrk.sh).
 wrk-deps:
@@ -83,7 +88,7 @@ xlang-build:
 
 ## report-full: every algorithm, five rounds (about 20 minutes on 2 cores).
 report-full:
-	cd bench && $(GO) run ./cmd/lab --full --out ../out/report --attacks ../attacks --vectors ../testdata
+	GO=$(GO) bash scripts/lab.sh --full --out ../out/report --attacks ../attacks --vectors ../testdata
 
 ## bench-compare: benchstat tables of signet against each peer (COUNT, BENCH, LAB_QUICK).
 bench-compare:

@@ -120,8 +120,7 @@ func (v Verdict) Wrong(expect string) bool {
 }
 
 // AttackResult is one corpus case run against every library of its
-// format, in the order of JWTLibs, PASETOLibs or HTTPSigLibs (signet
-// first).
+// format, in the order of the run's Peers (signet first).
 type AttackResult struct {
 	ID, Format, Title, Alg string
 	Expect                 string // "reject" or "accept"
@@ -131,7 +130,7 @@ type AttackResult struct {
 }
 
 // RunAttacks loads the corpus in dir and runs every case against every
-// library. signet's verdict is attacks.Case.Verify's: its packages under
+// library of peers (signet first). signet's verdict is attacks.Case.Verify's: its packages under
 // their default policies, given the case's clock, audience and implicit
 // assertion, which is what the corpus claims signet refuses (its
 // benchmark adapters take 1 MiB tokens and, for RFC 9421, the reference
@@ -148,7 +147,7 @@ type AttackResult struct {
 // VerifyAt (HTTPSigVerifierAt) only, since the signatures were made at a
 // fixed time; n/a without it. A library whose Algs or Purposes lack the
 // case's algorithm, or whose New fails, is n/a.
-func RunAttacks(dir string) ([]AttackResult, error) {
+func RunAttacks(dir string, peers Peers) ([]AttackResult, error) {
 	cases, err := attacks.Load(dir)
 	if err != nil {
 		return nil, err
@@ -162,15 +161,15 @@ func RunAttacks(dir string) ([]AttackResult, error) {
 		r := AttackResult{ID: c.ID, Format: c.Format, Title: c.Title, Alg: c.Alg, Expect: c.Expect, SignetError: c.SignetError, References: c.References}
 		switch c.Format {
 		case attacks.JWT:
-			for _, lib := range JWTLibs() {
+			for _, lib := range peers.JWT {
 				r.Verdicts = append(r.Verdicts, attackJWT(lib, spec, c))
 			}
 		case attacks.PASETO:
-			for _, lib := range PASETOLibs() {
+			for _, lib := range peers.PASETO {
 				r.Verdicts = append(r.Verdicts, attackPASETO(lib, spec, c))
 			}
 		case attacks.HTTPSig:
-			for _, lib := range HTTPSigLibs() {
+			for _, lib := range peers.HTTPSig {
 				r.Verdicts = append(r.Verdicts, attackHTTPSig(lib, spec, c))
 			}
 		}
@@ -336,7 +335,7 @@ func (r *ConformanceResult) add(v VectorResult) {
 }
 
 // RunConformance runs the published vectors under vectorsDir (signet's
-// testdata: jose/, paseto/, rfc9421/) against every library, as far as the
+// testdata: jose/, paseto/, rfc9421/) against every library of peers, as far as the
 // adapter interfaces can express them:
 //
 //   - JWS (RFC 7515, 7520, 8037): each vector must verify through
@@ -354,17 +353,17 @@ func (r *ConformanceResult) add(v VectorResult) {
 //     (HTTPSigVerifierAt) at the vector's created time, over TLS, with the
 //     other signatures of the message removed; the response signatures
 //     (B.2.4, §2.4) are n/a, the adapters verifying requests only.
-func RunConformance(vectorsDir string) ([]ConformanceResult, error) {
+func RunConformance(vectorsDir string, peers Peers) ([]ConformanceResult, error) {
 	var out []ConformanceResult
-	j, err := conformJOSE(filepath.Join(vectorsDir, "jose"))
+	j, err := conformJOSE(filepath.Join(vectorsDir, "jose"), peers.JWT)
 	if err != nil {
 		return nil, err
 	}
-	p, err := conformPASETO(filepath.Join(vectorsDir, "paseto"))
+	p, err := conformPASETO(filepath.Join(vectorsDir, "paseto"), peers.PASETO)
 	if err != nil {
 		return nil, err
 	}
-	h, err := conformHTTPSig(filepath.Join(vectorsDir, "rfc9421"))
+	h, err := conformHTTPSig(filepath.Join(vectorsDir, "rfc9421"), peers.HTTPSig)
 	if err != nil {
 		return nil, err
 	}
@@ -382,7 +381,7 @@ type jwsVector struct {
 	Exp        int64           `json:"exp"`
 }
 
-func conformJOSE(dir string) ([]ConformanceResult, error) {
+func conformJOSE(dir string, libs []JWTLib) ([]ConformanceResult, error) {
 	files, err := filepath.Glob(filepath.Join(dir, "rfc*.json"))
 	if err != nil {
 		return nil, err
@@ -406,7 +405,7 @@ func conformJOSE(dir string) ([]ConformanceResult, error) {
 		return nil, fmt.Errorf("no JWS vectors in %s", dir)
 	}
 	var out []ConformanceResult
-	for _, lib := range JWTLibs() {
+	for _, lib := range libs {
 		r := ConformanceResult{Format: attacks.JWT, Suite: "JWS: RFC 7515, RFC 7520, RFC 8037", Lib: lib.Name()}
 		for _, v := range vectors {
 			spec, err := jwsKeySpec(v)
@@ -505,7 +504,7 @@ type pasetoVector struct {
 	Implicit     string  `json:"implicit-assertion"`
 }
 
-func conformPASETO(dir string) ([]ConformanceResult, error) {
+func conformPASETO(dir string, libs []PASETOLib) ([]ConformanceResult, error) {
 	type suite struct {
 		version string
 		tests   []pasetoVector
@@ -525,7 +524,7 @@ func conformPASETO(dir string) ([]ConformanceResult, error) {
 		suites = append(suites, suite{version, f.Tests})
 	}
 	var out []ConformanceResult
-	for _, lib := range PASETOLibs() {
+	for _, lib := range libs {
 		r := ConformanceResult{Format: attacks.PASETO, Suite: "PASETO test vectors v4, v3", Lib: lib.Name()}
 		for _, s := range suites {
 			for _, v := range s.tests {
@@ -605,7 +604,7 @@ type httpsigVector struct {
 	Valid          bool           `json:"expected_valid"`
 }
 
-func conformHTTPSig(dir string) ([]ConformanceResult, error) {
+func conformHTTPSig(dir string, libs []HTTPSigLib) ([]ConformanceResult, error) {
 	data, err := os.ReadFile(filepath.Join(dir, "vectors.json"))
 	if err != nil {
 		return nil, err
@@ -617,7 +616,7 @@ func conformHTTPSig(dir string) ([]ConformanceResult, error) {
 		return nil, fmt.Errorf("vectors.json: %w", err)
 	}
 	var out []ConformanceResult
-	for _, lib := range HTTPSigLibs() {
+	for _, lib := range libs {
 		r := ConformanceResult{Format: attacks.HTTPSig, Suite: "RFC 9421 Appendix B, §2.4, §3.2, §4.3", Lib: lib.Name()}
 		for _, v := range f.Vectors {
 			res, err := conformHTTPSigVector(dir, lib, v)

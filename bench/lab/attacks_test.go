@@ -20,7 +20,7 @@ const (
 // on, in any format, fails the test: a verdict that cannot run is not a
 // pass.
 func TestAttacksSignet(t *testing.T) {
-	rs, err := RunAttacks(corpusDir)
+	rs, err := RunAttacks(corpusDir, DefaultPeers())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +61,7 @@ func TestAttacksSignet(t *testing.T) {
 // TestAttacksMatrix: every library gets a verdict slot on every case of
 // its format, and the report lists what each lets through.
 func TestAttacksMatrix(t *testing.T) {
-	rs, err := RunAttacks(corpusDir)
+	rs, err := RunAttacks(corpusDir, DefaultPeers())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +86,7 @@ func TestAttacksMatrix(t *testing.T) {
 			}
 		}
 	}
-	cs, err := RunConformance(vectorsDir)
+	cs, err := RunConformance(vectorsDir, DefaultPeers())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +111,7 @@ func TestAttacksMatrix(t *testing.T) {
 // adapter verifies (they verify requests): those are counted, and must be
 // the only ones.
 func TestAttackConformance(t *testing.T) {
-	cs, err := RunConformance(vectorsDir)
+	cs, err := RunConformance(vectorsDir, DefaultPeers())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,7 +173,7 @@ func TestAttackDictMember(t *testing.T) {
 // OpenFor), so that its verdict on a verifier naming none is its
 // library's default and not an adapter that ignores aud.
 func TestAttackAudienceWired(t *testing.T) {
-	rs, err := RunAttacks(corpusDir)
+	rs, err := RunAttacks(corpusDir, DefaultPeers())
 	if err != nil {
 		t.Fatal(err)
 	}

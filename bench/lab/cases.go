@@ -54,6 +54,16 @@ type Options struct {
 	Quick    bool     // a few algorithms per format (the report's quick run)
 	Sizes    bool     // the payload-size matrix
 	Parallel bool     // the b.RunParallel variants
+	// Peers are the libraries measured; DefaultPeers when nil.
+	Peers *Peers
+}
+
+// peers returns the libraries o selects.
+func (o Options) peers() Peers {
+	if o.Peers == nil {
+		return DefaultPeers()
+	}
+	return *o.Peers
 }
 
 func (o Options) has(format string) bool {
@@ -82,6 +92,7 @@ var HTTPSigAlgs = []string{"hmac-sha256", "ed25519", "ecdsa-p256-sha256", "ecdsa
 // verify) is an error.
 func Cases(k *Keys, o Options) ([]Case, error) {
 	var out []Case
+	peers := o.peers()
 	add := func(cs []Case, err error) error {
 		out = append(out, cs...)
 		return err
@@ -91,13 +102,13 @@ func Cases(k *Keys, o Options) ([]Case, error) {
 			if o.Quick && !quickAlgs[alg] {
 				continue
 			}
-			if err := add(jwtCases(k, alg, "small", o.Parallel && alg == "HS256")); err != nil {
+			if err := add(jwtCases(peers.JWT, k, alg, "small", o.Parallel && alg == "HS256")); err != nil {
 				return nil, err
 			}
 		}
 		if o.Sizes {
 			for _, size := range Sizes {
-				if err := add(jwtSizeCases(k, "HS256", size)); err != nil {
+				if err := add(jwtSizeCases(peers.JWT, k, "HS256", size)); err != nil {
 					return nil, err
 				}
 			}
@@ -108,13 +119,13 @@ func Cases(k *Keys, o Options) ([]Case, error) {
 			if o.Quick && !quickAlgs[purpose] {
 				continue
 			}
-			if err := add(pasetoCases(k, purpose, "small", o.Parallel && purpose == "v4.local")); err != nil {
+			if err := add(pasetoCases(peers.PASETO, k, purpose, "small", o.Parallel && purpose == "v4.local")); err != nil {
 				return nil, err
 			}
 		}
 		if o.Sizes {
 			for _, size := range Sizes {
-				if err := add(pasetoSizeCases(k, "v4.local", size)); err != nil {
+				if err := add(pasetoSizeCases(peers.PASETO, k, "v4.local", size)); err != nil {
 					return nil, err
 				}
 			}
@@ -125,7 +136,7 @@ func Cases(k *Keys, o Options) ([]Case, error) {
 			if o.Quick && !quickAlgs[alg] {
 				continue
 			}
-			if err := add(httpsigCases(k, alg, o.Parallel && alg == "hmac-sha256")); err != nil {
+			if err := add(httpsigCases(peers.HTTPSig, k, alg, o.Parallel && alg == "hmac-sha256")); err != nil {
 				return nil, err
 			}
 		}
@@ -139,7 +150,7 @@ var now = time.Now()
 
 // jwtCases: sign, verify, round trip and forged-token rejection for one
 // JWS algorithm and payload, per library, beside the floor.
-func jwtCases(k *Keys, alg, size string, parallel bool) ([]Case, error) {
+func jwtCases(libs []JWTLib, k *Keys, alg, size string, parallel bool) ([]Case, error) {
 	spec, err := k.Spec(alg)
 	if err != nil {
 		return nil, err
@@ -165,7 +176,7 @@ func jwtCases(k *Keys, alg, size string, parallel bool) ([]Case, error) {
 		}
 		out = append(out, c)
 	}
-	for _, lib := range JWTLibs() {
+	for _, lib := range libs {
 		if !slices.Contains(lib.Algs(), alg) {
 			continue
 		}
@@ -265,8 +276,8 @@ func jwtCases(k *Keys, alg, size string, parallel bool) ([]Case, error) {
 }
 
 // jwtSizeCases: sign and verify of one payload size class.
-func jwtSizeCases(k *Keys, alg, size string) ([]Case, error) {
-	cs, err := jwtCases(k, alg, size, false)
+func jwtSizeCases(libs []JWTLib, k *Keys, alg, size string) ([]Case, error) {
+	cs, err := jwtCases(libs, k, alg, size, false)
 	var out []Case
 	for _, c := range cs {
 		if c.Op == "Sign" || c.Op == "Verify" {

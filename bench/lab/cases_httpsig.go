@@ -16,7 +16,7 @@ import (
 // re-sending it does; the verify loop checks one request that the library
 // signed, as the client built it (the same for every library), made when
 // the benchmark starts so that its created is fresh.
-func httpsigCases(k *Keys, alg string, parallel bool) ([]Case, error) {
+func httpsigCases(libs []HTTPSigLib, k *Keys, alg string, parallel bool) ([]Case, error) {
 	spec, err := k.Spec(alg)
 	if err != nil {
 		return nil, err
@@ -29,7 +29,7 @@ func httpsigCases(k *Keys, alg string, parallel bool) ([]Case, error) {
 		{Format: "HTTPSig", Alg: alg, Op: "Sign", Lib: "floor", Run: loop(floor.sign)},
 		{Format: "HTTPSig", Alg: alg, Op: "Verify", Lib: "floor", Run: loop(floor.verify)},
 	}
-	for _, lib := range HTTPSigLibs() {
+	for _, lib := range libs {
 		if !slices.Contains(lib.Algs(), alg) {
 			continue
 		}

@@ -9,4 +9,13 @@
 // both `go test -bench` (bench_test.go) and the report generator
 // (cmd/lab) run. Keys are made once per process and shared by every
 // library, so that all sign and verify the same thing.
+//
+// The libraries of a run are a Peers set, given to Cases (Options.Peers),
+// RunAttacks and RunConformance: DefaultPeers, the lab's own adapters,
+// and any added with Peers.Add, such as the studies' own libraries
+// (bench/studies, built with -tags studies):
+//
+//	peers := lab.DefaultPeers().Add(more)
+//	cases, err := lab.Cases(keys, lab.Options{Quick: true, Peers: &peers})
+//	results, err := lab.RunAttacks("../attacks", peers)
 package lab

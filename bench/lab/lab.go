@@ -5,7 +5,8 @@ import "net/http"
 // JWTLib is one JWT library under test.
 type JWTLib interface {
 	// Name is the library's short name (docs/design.md): "signet",
-	// "golang-jwt", "jwx", "go-jose", "cristalhq", "kataras".
+	// "golang-jwt", "jwx", "go-jose", "cristalhq", "kataras"; the
+	// studies' "mateothegreat" (bench/studies).
 	Name() string
 	// Algs lists the JWS algorithms it signs and verifies.
 	Algs() []string
@@ -25,7 +26,7 @@ type JWT interface {
 
 // PASETOLib is one PASETO library under test.
 type PASETOLib interface {
-	// Name: "signet", "go-paseto", "o1egl".
+	// Name: "signet", "go-paseto", "o1egl"; "mateothegreat".
 	Name() string
 	// Purposes lists the versions and purposes it implements:
 	// "v4.local", "v4.public", "v3.local", "v3.public", "v2.local", ….
@@ -43,7 +44,7 @@ type PASETO interface {
 
 // HTTPSigLib is one RFC 9421 library under test.
 type HTTPSigLib interface {
-	// Name: "signet", "yaronf", "remitly", "common-fate".
+	// Name: "signet", "yaronf", "remitly", "common-fate"; "forcebit".
 	Name() string
 	// Algs lists the RFC 9421 algorithms it implements.
 	Algs() []string
@@ -61,17 +62,11 @@ type HTTPSig interface {
 	Verify(r *http.Request) error
 }
 
-// JWTLibs returns the JWT libraries of the lab, signet first.
-func JWTLibs() []JWTLib {
-	return []JWTLib{signetJWT{}, golangJWT{}, jwxJWT{}, goJoseJWT{}, cristalhqJWT{}, katarasJWT{}}
-}
+// JWTLibs returns the JWT libraries of DefaultPeers, signet first.
+func JWTLibs() []JWTLib { return DefaultPeers().JWT }
 
-// PASETOLibs returns the PASETO libraries of the lab, signet first.
-func PASETOLibs() []PASETOLib {
-	return []PASETOLib{signetPASETO{}, goPASETO{}, o1eglPASETO{}}
-}
+// PASETOLibs returns the PASETO libraries of DefaultPeers, signet first.
+func PASETOLibs() []PASETOLib { return DefaultPeers().PASETO }
 
-// HTTPSigLibs returns the RFC 9421 libraries of the lab, signet first.
-func HTTPSigLibs() []HTTPSigLib {
-	return []HTTPSigLib{signetHTTPSig{}, yaronfHTTPSig{}, remitlyHTTPSig{}, commonFateHTTPSig{}}
-}
+// HTTPSigLibs returns the RFC 9421 libraries of DefaultPeers, signet first.
+func HTTPSigLibs() []HTTPSigLib { return DefaultPeers().HTTPSig }

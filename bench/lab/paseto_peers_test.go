@@ -145,7 +145,7 @@ func TestPASETOCases(t *testing.T) {
 			t.Errorf("no case %s", want)
 		}
 	}
-	sz, err := pasetoSizeCases(labKeys(t), "v4.local", "large")
+	sz, err := pasetoSizeCases(PASETOLibs(), labKeys(t), "v4.local", "large")
 	if err != nil {
 		t.Fatal(err)
 	}

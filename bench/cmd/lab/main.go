@@ -40,6 +40,10 @@ type config struct {
 	xlang        string // results.json of the cross-language run, included when present
 	// section, when not "", runs one section only: "remote-keys".
 	section string
+	// peers are the libraries run; skipped, those left out and why
+	// (cmd/lab/peers.go).
+	peers   lab.Peers
+	skipped []skippedPeer
 }
 
 // isTerminal reports whether w is a character device (a terminal), where
@@ -65,7 +69,9 @@ func run(args []string, stderr io.Writer) error {
 	only := fs.String("format", "", "run one `format` only: JWT, PASETO or HTTPSig")
 	xl := fs.String("xlang", "../out/xlang/results.json", "`file` of the cross-language run (make xlang), included when present")
 	section := fs.String("section", "", "run one `section` only: remote-keys (the remote JWKS caches; about 40 s in --quick)")
-	if err := fs.Parse(args); err != nil {
+	skipped := fs.String("skipped", "", "the studies' peers left out, and why: \"`names: reason`\" (scripts/lab.sh, in a build without them)")
+	err := fs.Parse(args)
+	if err != nil {
 		return err
 	}
 	if *quick && *full {
@@ -84,6 +90,9 @@ func run(args []string, stderr io.Writer) error {
 	default:
 		return fmt.Errorf("--section %q: the one section that runs alone is remote-keys", *section)
 	}
+	if cfg.peers, cfg.skipped, err = runPeers(*skipped); err != nil {
+		return err
+	}
 	if err := flag.Set("test.benchtime", cfg.benchtime.String()); err != nil {
 		return err
 	}
@@ -92,6 +101,11 @@ func run(args []string, stderr io.Writer) error {
 	}
 	started := time.Now()
 	fmt.Fprintf(stderr, "lab: %s run, %d rounds of %v per case (%d for the targets' rows), interleaved\n", cfg.mode, cfg.rounds, cfg.benchtime, cfg.targetRounds)
+	if len(cfg.skipped) > 0 {
+		fmt.Fprintf(stderr, "lab: peers skipped: %s\n", skippedText(cfg.skipped))
+	} else {
+		fmt.Fprintf(stderr, "lab: with the studies' libraries: %s\n", libsText(studiesLibs()))
+	}
 
 	var (
 		ms  []*measurement
@@ -103,7 +117,7 @@ func run(args []string, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		cases, err := lab.Cases(keys, lab.Options{Formats: cfg.formats, Quick: cfg.mode == "quick", Sizes: true, Parallel: true})
+		cases, err := lab.Cases(keys, lab.Options{Formats: cfg.formats, Quick: cfg.mode == "quick", Sizes: true, Parallel: true, Peers: &cfg.peers})
 		if err != nil {
 			return err
 		}

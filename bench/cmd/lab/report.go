@@ -25,21 +25,7 @@ func (r *report) find(format, alg, size, op, lib string, parallel bool, procs in
 // libs lists the libraries measured for a format, signet first, in the
 // adapters' order, and the floor last.
 func (r *report) libs(format string) []string {
-	var order []string
-	switch format {
-	case "JWT":
-		for _, l := range lab.JWTLibs() {
-			order = append(order, l.Name())
-		}
-	case "PASETO":
-		for _, l := range lab.PASETOLibs() {
-			order = append(order, l.Name())
-		}
-	case "HTTPSig":
-		for _, l := range lab.HTTPSigLibs() {
-			order = append(order, l.Name())
-		}
-	}
+	order := r.cfg.peers.Names(format)
 	var out []string
 	for _, l := range order {
 		for _, m := range r.ms {
@@ -176,6 +162,7 @@ func (r *report) writeMarkdown(path string, charts []chart) error {
 		fmt.Fprintf(&b, " %s %s;", d[0], d[1])
 	}
 	b.WriteString("\n\n")
+	writeSkipped(&b, r.cfg.skipped)
 	if _, err := os.Stat(filepath.Join(filepath.Dir(path), "HTTP.md")); err == nil {
 		b.WriteString("**The HTTP lab** (`make load`: signet serve, signet guard and the study's handlers under wrk, faults under load, a model of scale): [HTTP.md](HTTP.md).\n\n")
 	}

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/signet-go/signet/bench/lab"
 	"github.com/signet-go/signet/bench/xlang"
 )
 
@@ -41,6 +42,9 @@ type envInfo struct {
 }
 
 func newReport(cfg config, ms []*measurement, sec *security, started time.Time) *report {
+	if len(cfg.peers.JWT)+len(cfg.peers.PASETO)+len(cfg.peers.HTTPSig) == 0 {
+		cfg.peers = lab.DefaultPeers() // a config made without runPeers
+	}
 	r := &report{cfg: cfg, ms: ms, sec: sec, started: started, env: environment(), floors: map[string]*measurement{}}
 	for _, m := range ms {
 		if m.isFloor() {
@@ -126,6 +130,9 @@ func (r *report) writeResults(path string) error {
 	for _, rec := range r.records() {
 		all = append(all, rec)
 	}
+	for _, rec := range skippedRecords(r.cfg.skipped) {
+		all = append(all, rec)
+	}
 	for _, rec := range r.xlang {
 		all = append(all, rec)
 	}
@@ -168,7 +175,7 @@ func environment() envInfo {
 	}
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		for _, d := range bi.Deps {
-			for _, want := range []string{"signet-go/signet", "golang-jwt", "lestrrat-go/jwx", "go-jose", "cristalhq/jwt", "kataras/jwt", "go-paseto", "o1egl/paseto", "yaronf/httpsign", "remitly-oss", "common-fate/httpsig", "MicahParks/keyfunc", "MicahParks/jwkset", "coreos/go-oidc", "lestrrat-go/httprc/v3"} {
+			for _, want := range []string{"signet-go/signet", "golang-jwt", "lestrrat-go/jwx", "go-jose", "cristalhq/jwt", "kataras/jwt", "go-paseto", "o1egl/paseto", "yaronf/httpsign", "remitly-oss", "common-fate/httpsig", "MicahParks/keyfunc", "MicahParks/jwkset", "coreos/go-oidc", "lestrrat-go/httprc/v3", "forcebit/http-message-signatures-rfc9421-go", "mateothegreat/go-jwt-paseto"} {
 				if strings.Contains(d.Path, want) && !strings.HasSuffix(d.Path, "/bench") {
 					v := d.Version
 					if d.Replace != nil {

@@ -18,11 +18,11 @@ type security struct {
 }
 
 func runSecurity(cfg config) (*security, error) {
-	rs, err := lab.RunAttacks(cfg.attacks)
+	rs, err := lab.RunAttacks(cfg.attacks, cfg.peers)
 	if err != nil {
 		return nil, err
 	}
-	cs, err := lab.RunConformance(cfg.vectors)
+	cs, err := lab.RunConformance(cfg.vectors, cfg.peers)
 	if err != nil {
 		return nil, err
 	}
