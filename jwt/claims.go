@@ -225,8 +225,13 @@ func decodeClaims(payload string, c *Claims) (has uint8, err error) {
 // caller's field for that claim, unchecked, and a Map or a raw payload
 // can end up there later.
 func readClaims(payload string, c *Claims, at *instants, fold bool, rest *claimsjson.Rest) (has uint8, folded bool, err error) {
-	if has, ok := decodeClaimsFast(payload, c, rest); ok {
-		return has, false, nil
+	// The plain shape has no nested object: a payload with a brace past
+	// its first byte (in a string, at worst) goes straight to the general
+	// path rather than being read twice.
+	if len(payload) > 0 && strings.IndexByte(payload[1:], '{') < 0 {
+		if has, ok := decodeClaimsFast(payload, c, rest); ok {
+			return has, false, nil
+		}
 	}
 	*c = Claims{}
 	if rest != nil {

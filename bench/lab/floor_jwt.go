@@ -53,8 +53,8 @@ func newJWTFloor(k KeySpec, p *Payload) (*jwtFloor, error) {
 		check := func(s []byte) bool { mac.Reset(); mac.Write(input); buf = mac.Sum(buf[:0]); return hmac.Equal(buf, s) }
 		f.verify = func() { must(check(sig)) }
 		f.forged = func() { must(!check(bad)) }
-		if p.Data != nil {
-			// A payload with application data (medium and larger): the
+		if p.Data != nil && p.Data.Blob != "" {
+			// A payload with a blob of application data (medium and larger): the
 			// floor codes the payload segment too, base64url, which no
 			// library can skip and which costs as much as the HMAC.
 			seg := input[bytes.IndexByte(input, '.')+1:]

@@ -272,12 +272,34 @@ func appendMap(b []byte, m map[string]string) []byte {
 	if m == nil {
 		return append(b, "null"...)
 	}
+	b = append(b, '{')
+	if len(m) <= 8 {
+		// A small map's entries sorted on the stack, by insertion.
+		var ks, vs [8]string
+		n := 0
+		for k, v := range m {
+			j := n
+			for ; j > 0 && ks[j-1] > k; j-- {
+				ks[j], vs[j] = ks[j-1], vs[j-1]
+			}
+			ks[j], vs[j] = k, v
+			n++
+		}
+		for i := range n {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendString(b, ks[i])
+			b = append(b, ':')
+			b = appendString(b, vs[i])
+		}
+		return append(b, '}')
+	}
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
-	b = append(b, '{')
 	for i, k := range keys {
 		if i > 0 {
 			b = append(b, ',')

@@ -20,15 +20,22 @@ func skipWS(s string, i int) int {
 	return i
 }
 
+// longString is where skipString stops looking eight bytes at a time and
+// looks for the closing quote with IndexByte.
+const longString = 64
+
 // skipString returns the end of the string starting at s[i] == '"' (past
 // its closing quote) and whether it holds an escape; -1 when it is not
 // closed.
 func skipString(s string, i int) (end int, esc bool) {
-	if i+1 <= len(s) {
-		// Validated text: without a backslash before it, the next quote
-		// closes the string (both found with the vector IndexByte).
-		if q := strings.IndexByte(s[i+1:], '"'); q >= 0 && strings.IndexByte(s[i+1:i+1+q], '\\') < 0 {
-			return i + 2 + q, false
+	if j := jsonx.PlainRun(s[:min(len(s), i+1+longString)], i+1); j < len(s) && s[j] == '"' {
+		return j + 1, false // the common short string
+	} else if j == i+1+longString {
+		// A long string of validated text: without a backslash before
+		// it, the next quote closes it (both found with the vector
+		// IndexByte).
+		if q := strings.IndexByte(s[j:], '"'); q >= 0 && strings.IndexByte(s[j:j+q], '\\') < 0 {
+			return j + q + 1, false
 		}
 	}
 	for i++; i < len(s); i++ {
