@@ -382,3 +382,34 @@ func TestKeptSuites(t *testing.T) {
 		t.Error("a broken results.json: no error")
 	}
 }
+
+// TestClaimsTargets: issue 18's rows, from signet's paired ratio to its
+// floor (and to golang-jwt) on the size, typed-claims, v4.local and key
+// initialisation rows.
+func TestClaimsTargets(t *testing.T) {
+	mk := func(format, alg, size, op, lib string, ns float64) *measurement {
+		return &measurement{c: lab.Case{Format: format, Alg: alg, Size: size, Op: op, Lib: lib}, procs: 1, ns: []float64{ns, ns, ns}}
+	}
+	ms := []*measurement{
+		mk("JWT", "HS256", "medium", "Verify", "floor", 100), mk("JWT", "HS256", "medium", "Verify", "signet", 290),
+		mk("JWT", "HS256", "typed", "Sign", "floor", 100), mk("JWT", "HS256", "typed", "Sign", "signet", 310),
+		mk("JWT", "HS256", "typed", "Sign", "golang-jwt", 1600),
+		mk("PASETO", "v4.local", "small", "Decrypt", "floor", 100), mk("PASETO", "v4.local", "small", "Decrypt", "signet", 120),
+		mk("PASETO", "v4.local", "large", "Decrypt", "floor", 100), mk("PASETO", "v4.local", "large", "Decrypt", "signet", 160),
+		mk("JWT", "HS256", "", "KeyInit", "floor", 50), mk("JWT", "HS256", "", "KeyInit", "signet", 90),
+	}
+	r := &report{ms: ms}
+	var b strings.Builder
+	r.claimsTargets(func(target, got string, ok bool) { fmt.Fprintf(&b, "%s | %s | %v\n", target, got, ok) })
+	for _, want := range []string{
+		"HS256 verify, payload medium, ≤ 3× the floor of HMAC and base64url | 2.90× | true",
+		"HS256 sign of a user's struct (payload typed) ≤ 3× the floor | 3.10× | false",
+		"HS256 sign of a user's struct (payload typed) ≥ 5× golang-jwt | 5.2× | true",
+		"PASETO v4.local decrypt ≤ 1.5× its primitives at every size | at most 1.60× (large) | false",
+		"HS256 key initialisation ≤ 2× its floor | 1.80× | true",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("missing %q in\n%s", want, b.String())
+		}
+	}
+}

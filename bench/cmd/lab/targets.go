@@ -84,6 +84,7 @@ func (r *report) writeTargets(b *strings.Builder) {
 			row("RFC 9421 HMAC "+strings.ToLower(op)+" ≥ 2× the fastest peer", fmt.Sprintf("%.1f× (%s)", g, p), g >= 2)
 		}
 	}
+	r.claimsTargets(row)
 	r.remote.targetRow(row)
 	if len(r.xlang) == 0 {
 		b.WriteString("| cross-language targets (signet vs jsonwebtoken, jjwt) | not run for this report: `make xlang`, then `make report` | — |\n")
@@ -325,4 +326,58 @@ func (r *report) peersOf(m *measurement) []*measurement {
 		}
 	}
 	return out
+}
+
+// floorTimes is signet's time over its floor's on one case, paired by
+// round (0 when either is missing).
+func (r *report) floorTimes(format, alg, size, op string) float64 {
+	s := r.find(format, alg, size, op, "signet", false, 1)
+	f := r.find(format, alg, size, op, "floor", false, 1)
+	if s == nil || f == nil || s.failure != "" || f.median() == 0 {
+		return 0
+	}
+	return pairedRatio(s, f)
+}
+
+// claimsTargets states issue 18's targets for claims with their own
+// fields, payload sizes, v4.local and key initialisation.
+func (r *report) claimsTargets(row func(target, got string, ok bool)) {
+	for _, op := range []string{"Sign", "Verify"} {
+		for _, size := range []string{"small", "medium", "large", "verylarge"} {
+			g := r.floorTimes("JWT", "HS256", size, op)
+			if g == 0 {
+				continue
+			}
+			floor := "the HMAC floor"
+			if size != "small" {
+				floor = "the floor of HMAC and base64url"
+			}
+			row(fmt.Sprintf("HS256 %s, payload %s, ≤ 3× %s", strings.ToLower(op), size, floor), fmt.Sprintf("%.2f×", g), g <= 3)
+		}
+	}
+	for _, t := range []struct {
+		op   string
+		want float64
+	}{{"Sign", 3}, {"Verify", 4}} {
+		if g := r.floorTimes("JWT", "HS256", "typed", t.op); g > 0 {
+			row(fmt.Sprintf("HS256 %s of a user's struct (payload typed) ≤ %g× the floor", strings.ToLower(t.op), t.want), fmt.Sprintf("%.2f×", g), g <= t.want)
+		}
+		if g := r.speedup("JWT", "HS256", "typed", t.op, "golang-jwt"); g > 0 {
+			row(fmt.Sprintf("HS256 %s of a user's struct (payload typed) ≥ 5× golang-jwt", strings.ToLower(t.op)), fmt.Sprintf("%.1f×", g), g >= 5)
+		}
+	}
+	for _, op := range []string{"Encrypt", "Decrypt"} {
+		worst, at := 0.0, ""
+		for _, size := range lab.Sizes {
+			if g := r.floorTimes("PASETO", "v4.local", size, op); g > worst {
+				worst, at = g, size
+			}
+		}
+		if worst > 0 {
+			row("PASETO v4.local "+strings.ToLower(op)+" ≤ 1.5× its primitives at every size", fmt.Sprintf("at most %.2f× (%s)", worst, at), worst <= 1.5)
+		}
+	}
+	if g := r.floorTimes("JWT", "HS256", "", "KeyInit"); g > 0 {
+		row("HS256 key initialisation ≤ 2× its floor", fmt.Sprintf("%.2f×", g), g <= 2)
+	}
 }
