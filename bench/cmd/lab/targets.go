@@ -216,8 +216,8 @@ func (r *report) writeTargets(b *strings.Builder) {
 }
 
 // tieMiss says why a tie of signet's m with its peers misses the target
-// ("" when it does not): signet's median more than tieBand above its
-// floor's, or no floor to judge by; with the fastest peer's time over
+// ("" when it does not): signet's time more than tieBand above its
+// floor's (paired by round), or no floor to judge by; with the fastest peer's time over
 // signet's.
 func (r *report) tieMiss(m *measurement, peers []*measurement) string {
 	best, bestRatio := "", 0.0
@@ -226,7 +226,12 @@ func (r *report) tieMiss(m *measurement, peers []*measurement) string {
 			best, bestRatio = p.c.Lib, q
 		}
 	}
-	fr := r.floorRatio(m)
+	// Paired by round, as every ratio the targets judge: a slow spell of
+	// the machine between rounds cancels out.
+	fr := 0.0
+	if f := r.floorOf(m); f != nil && f.median() > 0 {
+		fr = pairedRatio(m, f)
+	}
 	switch {
 	case fr == 0:
 		return fmt.Sprintf("no floor to judge by; %s at %.2f× signet's time", best, bestRatio)
