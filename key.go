@@ -40,7 +40,8 @@ type Key struct {
 
 // keyData is a key's material and mutable state, shared by its WithKeyID
 // copies, so that a Key itself is four words and a copy costs 32 bytes; a
-// new key and its keyData are one allocation (keyBlock).
+// new key and its keyData are one allocation (keyBlock, or secretBlock
+// with the secret too).
 type keyData struct {
 	cache  keycache.Store // state formats derive from the key (internal/keycache)
 	secret []byte         // HMAC and PASETO local keys
@@ -51,7 +52,6 @@ type keyData struct {
 	ecPub  *ecdsa.PublicKey
 	edPri  *[ed25519.PrivateKeySize]byte // seed ‖ public key (RFC 8032)
 	edPub  *[ed25519.PublicKeySize]byte  // edPri's second half when there is one
-	inline [64]byte                      // a secret of up to 64 bytes, held here
 }
 
 // The keys' caches are reached through internal/keycache, so that Key has
@@ -135,16 +135,17 @@ func NewKey(alg Algorithm, material any) (*Key, error) {
 // kept nowhere, material stays where the caller made it: a []byte in an
 // interface needs no box on the heap).
 func newKey(sp *spec, material any) (*Key, error) {
+	if m, ok := material.([]byte); ok {
+		if err := checkSecret(sp, len(m)); err != nil {
+			return nil, err
+		}
+		return allocSecretKey(sp, m), nil
+	}
 	k := allocKey(sp, "")
 	mismatch := func() (*Key, error) {
 		return nil, fmt.Errorf("%w: %s cannot be a %s key", ErrAlgorithmMismatch, typeName(material), sp.name)
 	}
 	switch m := material.(type) {
-	case []byte:
-		if err := checkSecret(sp, len(m)); err != nil {
-			return nil, err
-		}
-		k.secret = k.own(m)
 	case *rsa.PrivateKey:
 		if sp.family != famRSA && sp.family != famPSS {
 			return mismatch()
@@ -352,16 +353,6 @@ func checkCurve(sp *spec, material any, c elliptic.Curve) error {
 	return nil
 }
 
-// own returns a copy of a caller's secret, which the caller cannot change:
-// in the key's own allocation when it fits (a secret is usually 32 to 64
-// bytes).
-func (d *keyData) own(secret []byte) []byte {
-	if len(secret) <= len(d.inline) {
-		return append(d.inline[:0:len(d.inline)], secret...)
-	}
-	return append([]byte(nil), secret...)
-}
-
 // keyBlock is a key and its data, made in one allocation.
 type keyBlock struct {
 	k Key
@@ -372,6 +363,27 @@ type keyBlock struct {
 func allocKey(sp *spec, kid string) *Key {
 	b := new(keyBlock)
 	b.k = Key{spec: sp, kid: kid, keyData: &b.d}
+	return &b.k
+}
+
+// secretBlock is a key, its data and room for its secret.
+type secretBlock struct {
+	keyBlock
+	inline [64]byte
+}
+
+// allocSecretKey returns a new key of sp holding a copy of a caller's
+// secret, which the caller cannot change: in one allocation when the
+// secret fits (a secret is usually 32 to 64 bytes).
+func allocSecretKey(sp *spec, secret []byte) *Key {
+	if len(secret) > len(secretBlock{}.inline) {
+		k := allocKey(sp, "")
+		k.secret = append([]byte(nil), secret...)
+		return k
+	}
+	b := new(secretBlock)
+	b.k = Key{spec: sp, keyData: &b.d}
+	b.d.secret = append(b.inline[:0:len(b.inline)], secret...)
 	return &b.k
 }
 

@@ -9,13 +9,16 @@ import (
 // A Key is four words (spec, kid, shared data): WithKeyID copies only
 // those, and a service binding a key pays one small allocation for the
 // copy. The material lives in keyData, made with the key in one
-// allocation (keyBlock) that holds a secret of up to 64 bytes too.
+// allocation (keyBlock; secretBlock holds a secret of up to 64 bytes too).
 func TestKeyLayout(t *testing.T) {
 	if got, want := unsafe.Sizeof(Key{}), 4*unsafe.Sizeof(uintptr(0)); got != want {
 		t.Errorf("Key is %d bytes, want %d", got, want)
 	}
-	if got := unsafe.Sizeof(keyBlock{}); got > 224 {
-		t.Errorf("keyBlock is %d bytes, want at most 224 (a size class)", got)
+	if got := unsafe.Sizeof(keyBlock{}); got > 160 {
+		t.Errorf("keyBlock is %d bytes, want at most 160 (a size class)", got)
+	}
+	if got := unsafe.Sizeof(secretBlock{}); got > 224 {
+		t.Errorf("secretBlock is %d bytes, want at most 224 (a size class)", got)
 	}
 }
 
