@@ -9,6 +9,7 @@ import (
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/asn1"
+	"encoding/base64"
 	"encoding/pem"
 	"fmt"
 
@@ -51,18 +52,24 @@ func ParsePEM(data []byte, alg Algorithm) (*Key, error) {
 			return nil, err
 		}
 	}
-	block, rest := pem.Decode(data)
-	if block != nil && block.Type == "EC PARAMETERS" {
-		block, rest = pem.Decode(rest)
-	}
-	if block == nil {
-		return nil, fmt.Errorf("%w: no PEM block", ErrMalformed)
-	}
-	if next, _ := pem.Decode(rest); next != nil {
-		return nil, fmt.Errorf("%w: more than one PEM block (%q after %q)", ErrMalformed, clip.String(next.Type), clip.String(block.Type))
-	}
-	if len(block.Headers) > 0 {
-		return nil, fmt.Errorf("%w: PEM block with headers (encrypted keys are not read)", ErrUnsupported)
+	block := &pem.Block{}
+	if typ, der, ok := canonicalPEM(data); ok {
+		block.Type, block.Bytes = typ, der
+	} else {
+		var rest []byte
+		block, rest = pem.Decode(data)
+		if block != nil && block.Type == "EC PARAMETERS" {
+			block, rest = pem.Decode(rest)
+		}
+		if block == nil {
+			return nil, fmt.Errorf("%w: no PEM block", ErrMalformed)
+		}
+		if next, _ := pem.Decode(rest); next != nil {
+			return nil, fmt.Errorf("%w: more than one PEM block (%q after %q)", ErrMalformed, clip.String(next.Type), clip.String(block.Type))
+		}
+		if len(block.Headers) > 0 {
+			return nil, fmt.Errorf("%w: PEM block with headers (encrypted keys are not read)", ErrUnsupported)
+		}
 	}
 	var info pkcs8Info
 	if block.Type == "PRIVATE KEY" {
@@ -348,4 +355,58 @@ func MarshalPEM(k *Key) ([]byte, error) {
 		return nil, fmt.Errorf("%w: PEM encode: %v", ErrUnsupported, err)
 	}
 	return buf.Bytes(), nil
+}
+
+// canonicalPEM reads data when it is one block of a key type ParsePEM
+// reads, in the form encoding/pem writes it: "-----BEGIN T-----", lines
+// of base64 (its alphabet and "=" only: no headers, no spaces), "-----END
+// T-----", then nothing but white space. It gives what pem.Decode gives
+// for such input, without pem.Decode's copies of the text and its header
+// map; ok false sends ParsePEM to pem.Decode (any other layout, and every
+// error).
+func canonicalPEM(data []byte) (typ string, der []byte, ok bool) {
+	const begin, end, dashes = "-----BEGIN ", "-----END ", "-----"
+	if !bytes.HasPrefix(data, []byte(begin)) {
+		return "", nil, false
+	}
+	line, body, found := bytes.Cut(data[len(begin):], []byte("\n"))
+	if !found || !bytes.HasSuffix(line, []byte(dashes)) {
+		return "", nil, false
+	}
+	t := line[:len(line)-len(dashes)]
+	switch string(t) {
+	case "PRIVATE KEY":
+		typ = "PRIVATE KEY"
+	case "PUBLIC KEY":
+		typ = "PUBLIC KEY"
+	case "RSA PRIVATE KEY":
+		typ = "RSA PRIVATE KEY"
+	case "RSA PUBLIC KEY":
+		typ = "RSA PUBLIC KEY"
+	case "EC PRIVATE KEY":
+		typ = "EC PRIVATE KEY"
+	default:
+		return "", nil, false
+	}
+	i := bytes.Index(body, []byte(end))
+	if i < 0 || i > 0 && body[i-1] != '\n' {
+		return "", nil, false
+	}
+	trailer := body[i+len(end):]
+	if !bytes.HasPrefix(trailer, t) || !bytes.HasPrefix(trailer[len(t):], []byte(dashes)) ||
+		len(bytes.TrimSpace(trailer[len(t)+len(dashes):])) != 0 {
+		return "", nil, false
+	}
+	text := body[:i]
+	for _, c := range text {
+		if !('A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '+' || c == '/' || c == '=' || c == '\n') {
+			return "", nil, false
+		}
+	}
+	der = make([]byte, base64.StdEncoding.DecodedLen(len(text)))
+	n, err := base64.StdEncoding.Decode(der, text)
+	if err != nil {
+		return "", nil, false
+	}
+	return typ, der[:n], true
 }
