@@ -261,10 +261,50 @@ func (c *codec) decodeStruct(raw string, p unsafe.Pointer) bool {
 	if raw[0] != '{' {
 		return false
 	}
-	return eachMember(raw, func(name, value string) bool {
-		f := lookupField(c.fields, name)
-		return f == nil || f.c.decode(value, unsafe.Add(p, f.off))
-	})
+	// eachMember's loop, without a closure per struct.
+	i := skipWS(raw, 1)
+	if i < len(raw) && raw[i] == '}' {
+		return true
+	}
+	for {
+		if i >= len(raw) || raw[i] != '"' {
+			return false
+		}
+		ne, esc := skipString(raw, i)
+		if ne < 0 {
+			return false
+		}
+		name := raw[i+1 : ne-1]
+		if esc {
+			var err error
+			if name, err = jsonx.Unquote(raw[i:ne]); err != nil {
+				return false
+			}
+		}
+		i = skipWS(raw, ne)
+		if i >= len(raw) || raw[i] != ':' {
+			return false
+		}
+		i = skipWS(raw, i+1)
+		ve, _ := skipValue(raw, i)
+		if ve < 0 {
+			return false
+		}
+		if f := lookupField(c.fields, name); f != nil && !f.c.decode(raw[i:ve], unsafe.Add(p, f.off)) {
+			return false
+		}
+		i = skipWS(raw, ve)
+		if i >= len(raw) {
+			return false
+		}
+		if raw[i] == '}' {
+			return true
+		}
+		if raw[i] != ',' {
+			return false
+		}
+		i = skipWS(raw, i+1)
+	}
 }
 
 // lookupField is encoding/json's field for a member name: the one of that
