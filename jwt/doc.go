@@ -18,11 +18,15 @@
 //
 // The header is {"alg":…,"kid":…,"typ":"JWT"}, the algorithm and key ID
 // being the key's. Sign writes Claims itself without reflection, and so
-// do Sign and Verify a struct that embeds Claims and whose other fields are
-// strings, bools, numbers, slices of those or map[string]string (tags
-// naming them, "-" and omitempty allowed; the same bytes and values as
-// encoding/json, from a plan made once per type). Other claim types go
-// through encoding/json.
+// do Sign and Verify a struct of your own that embeds Claims: its other
+// fields (strings, bools, numbers, slices, pointers, nested and embedded
+// structs, map[string]string, map[string]any, interface values; tags
+// naming them, "-" and omitempty) are coded from a plan made once per
+// type, with the same bytes and values as encoding/json. A field whose
+// type has codecs of its own (time.Time, json.RawMessage, a
+// json.Unmarshaler), an array or another map goes to encoding/json, that
+// value alone; a struct with the ",string" or "omitzero" option, or that
+// embeds one through a pointer, goes to encoding/json whole.
 //
 // Sign issues as package paseto does: claims without iat get iat = now,
 // claims without exp get exp = now + DefaultLifetime (one hour). An

@@ -24,10 +24,12 @@
 //
 // Claims are the registered claims (iss, sub, aud, jti as strings; exp,
 // nbf, iat as RFC 3339 times); embed them in a struct of your own for more.
-// Claims, and a struct embedding them whose other fields are strings,
-// bools, numbers, slices of those or map[string]string, are written and
-// read without encoding/json (the same bytes and values, from a plan made
-// once per type); other claim types go through encoding/json.
+// Claims, and a struct of your own embedding them (its other fields of
+// any kind: strings, numbers, slices, pointers, nested structs, maps,
+// interface values), are written and read without encoding/json (the
+// same bytes and values, from a plan made once per type); a field whose
+// type has codecs of its own goes to encoding/json alone, as package jwt
+// says.
 // Issuing sets iat to now and exp to now + Options.Lifetime (one hour by
 // default) when the claims lack them; opt out of exp with
 // Options.NoExpiry (jwt.Sign issues alike). Issuing refuses
