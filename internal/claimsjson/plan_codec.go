@@ -99,9 +99,14 @@ func (b *builder) structCodec(t, skip reflect.Type) (fields []planField, ok bool
 			return nil, false
 		}
 		if hasOption(sf.opts, "string") {
-			// encoding/json quotes the scalars of a ",string" field, and
-			// ignores the option on the others.
-			switch sf.typ.Kind() {
+			// encoding/json quotes the scalars of a ",string" field (behind
+			// an unnamed pointer too: *int), and ignores the option on the
+			// others.
+			ft := sf.typ
+			if ft.Name() == "" && ft.Kind() == reflect.Pointer {
+				ft = ft.Elem()
+			}
+			switch ft.Kind() {
 			case reflect.Bool, reflect.String, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 				reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
 				reflect.Float32, reflect.Float64:
