@@ -86,3 +86,70 @@ func TestReviewEncodeDepth(t *testing.T) {
 		}
 	}
 }
+
+type deepPart struct {
+	Z  string `json:"z"`
+	ZZ int
+}
+
+type midPart struct {
+	deepPart
+	Z string `json:"z2"`
+}
+
+type wild struct {
+	testReg
+	midPart
+	E    struct{}            `json:"e"`
+	LM   []map[string]any    `json:"lm"`
+	MS   map[string][]string `json:"ms"`
+	PA   *any                `json:"pa"`
+	SPA  []*any              `json:"spa"`
+	SS   [][]string          `json:"ss"`
+	PS   *[]int              `json:"ps"`
+	PPS  **[]uint8           `json:"pps"`
+	F32s []float32           `json:"f32s"`
+	Name string              `json:"名前"`
+	Amp  string              `json:"a&b"`
+}
+
+var wildCases = []string{
+	`{"z":"a","ZZ":1,"z2":"b","e":{},"lm":[{"a":1},null,{}],"ms":{"k":["v"]},"pa":{"x":[1]},"spa":[1,null,"s"],"ss":[["a"],null,[]],"ps":[1,2],"pps":"AQI=","f32s":[1.5,-0],"名前":"n","a&b":"x"}`,
+	`{"e":1}`, `{"e":[]}`, `{"e":{"x":1}}`, `{"ps":null}`, `{"pa":null}`, `{"spa":[[]]}`, `{"f32s":[1e39]}`,
+	`{"Z":"fold","zz":2,"Z2":"f2"}`, `{"名前":1}`, `{"A&B":"fold"}`,
+}
+
+func TestReviewWild(t *testing.T) {
+	for _, p := range wildCases {
+		checkDecode[wild](t, p)
+		checkDecode[*wild](t, p)
+	}
+	var a any = map[string]any{"k": []any{1.5, "x"}}
+	ps := &[]int{1}
+	b := []uint8{1, 2}
+	pb := &b
+	checkEncode(t, wild{})
+	v := wild{midPart: midPart{deepPart: deepPart{Z: "z", ZZ: 2}, Z: "z2"}, LM: []map[string]any{nil, {}},
+		MS: map[string][]string{"b": nil, "a": {"x"}}, PA: &a, SPA: []*any{nil, &a}, SS: [][]string{nil, {}},
+		PS: ps, PPS: &pb, F32s: []float32{1e-7, 3.4e38}, Name: "<>", Amp: "&"}
+	checkEncode(t, v)
+	checkEncodePtr(t, &v)
+}
+
+func FuzzReviewWild(f *testing.F) {
+	for _, p := range wildCases {
+		f.Add(p)
+	}
+	for _, p := range nestedCases {
+		f.Add(p)
+	}
+	f.Fuzz(func(t *testing.T, payload string) {
+		if len(payload) > MaxSplit {
+			return
+		}
+		checkDecode[wild](t, payload)
+		checkDecode[*wild](t, payload)
+		_, _, _ = Fill[wild](PlanFor[wild](testFilter), payload, nil, true, &testReg{})
+		_, _, _ = Fill[nested](PlanFor[nested](testFilter), payload, nil, false, &testReg{})
+	})
+}
