@@ -165,6 +165,15 @@ func isEmptyValue(v reflect.Value) bool {
 // included, to the heap. No codec keeps p past its call: a kJSON codec
 // copies the value at p to or from a heap value of its own with
 // reflect.Value.Set, and only that one goes to encoding/json.
+//
+// Not inlined: inlined, the compiler forwards the uintptr it stores to
+// the load, and keeps the result in a uintptr slot across calls (Append's
+// loop). Such a slot is neither adjusted when the goroutine's stack moves
+// (encoding/json, for a kJSON value, can grow it) nor a GC root: Append
+// then read the next field from the old, freed stack. A call returns an
+// unsafe.Pointer, which the caller spills as a pointer.
+//
+//go:noinline
 func noescape(p unsafe.Pointer) unsafe.Pointer {
 	x := uintptr(p) ^ 0 // arithmetic: escape analysis follows no flow through it
 	return *(*unsafe.Pointer)(unsafe.Pointer(&x))
