@@ -99,9 +99,14 @@ func (b *builder) structCodec(t, skip reflect.Type) (fields []planField, ok bool
 			return nil, false
 		}
 		if hasOption(sf.opts, "string") {
-			// encoding/json quotes the scalars of a ",string" field, and
-			// ignores the option on the others.
-			switch sf.typ.Kind() {
+			// encoding/json quotes the scalars of a ",string" field (behind
+			// an unnamed pointer too: *int), and ignores the option on the
+			// others.
+			ft := sf.typ
+			if ft.Name() == "" && ft.Kind() == reflect.Pointer {
+				ft = ft.Elem()
+			}
+			switch ft.Kind() {
 			case reflect.Bool, reflect.String, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 				reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
 				reflect.Float32, reflect.Float64:
@@ -160,6 +165,15 @@ func isEmptyValue(v reflect.Value) bool {
 // included, to the heap. No codec keeps p past its call: a kJSON codec
 // copies the value at p to or from a heap value of its own with
 // reflect.Value.Set, and only that one goes to encoding/json.
+//
+// Not inlined: inlined, the compiler forwards the uintptr it stores to
+// the load, and keeps the result in a uintptr slot across calls (Append's
+// loop). Such a slot is neither adjusted when the goroutine's stack moves
+// (encoding/json, for a kJSON value, can grow it) nor a GC root: Append
+// then read the next field from the old, freed stack. A call returns an
+// unsafe.Pointer, which the caller spills as a pointer.
+//
+//go:noinline
 func noescape(p unsafe.Pointer) unsafe.Pointer {
 	x := uintptr(p) ^ 0 // arithmetic: escape analysis follows no flow through it
 	return *(*unsafe.Pointer)(unsafe.Pointer(&x))
