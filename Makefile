@@ -124,6 +124,8 @@ unit:
 	SIGNET_INTEROP=1 $(GO) test -race -count=1 ./...
 	@echo "== allocation counts (without the race detector, which adds its own)"
 	$(GO) test -count=1 -run Allocations ./jwt ./paseto ./httpsig
+	@echo "== the claims plan with the stack moved at every possible point (its unsafe pointers must follow it)"
+	$(GO) test -count=1 -gcflags='all=-d=maymorestack=runtime.mayMoreStackMove' -run 'Plan|Review|Custom|Embedded|Nested|Split' ./internal/claimsjson ./jwt ./paseto
 	@echo "== PASERK password vectors at their real Argon2id/PBKDF2 costs"
 	$(GO) test -count=1 -run Vectors ./paserk -long
 

@@ -260,6 +260,9 @@ func ownKey(sp *spec, kid string, material any) (*Key, error) {
 		if sp.family != famRSA && sp.family != famPSS {
 			return nil, fmt.Errorf("%w: %T cannot be a %s key", ErrAlgorithmMismatch, material, sp.name)
 		}
+		if m == nil {
+			return nil, fmt.Errorf("%w: nil RSA key", ErrWeakKey)
+		}
 		if err := checkRSAPublic(&m.PublicKey); err != nil {
 			return nil, err
 		}
@@ -271,16 +274,25 @@ func ownKey(sp *spec, kid string, material any) (*Key, error) {
 		if sp.family != famRSA && sp.family != famPSS {
 			return nil, fmt.Errorf("%w: %T cannot be a %s key", ErrAlgorithmMismatch, material, sp.name)
 		}
+		if m == nil {
+			return nil, fmt.Errorf("%w: nil RSA key", ErrWeakKey)
+		}
 		if err := checkRSAPublic(m); err != nil {
 			return nil, err
 		}
 		k.rsaPub = m
 	case *ecdsa.PrivateKey:
+		if m == nil {
+			return nil, fmt.Errorf("%w: nil EC key", ErrWeakKey)
+		}
 		if err := checkCurve(sp, material, m.Curve); err != nil {
 			return nil, err
 		}
 		k.ecPri, k.ecPub = m, &m.PublicKey
 	case *ecdsa.PublicKey:
+		if m == nil {
+			return nil, fmt.Errorf("%w: nil EC key", ErrWeakKey)
+		}
 		if err := checkCurve(sp, material, m.Curve); err != nil {
 			return nil, err
 		}
@@ -344,6 +356,9 @@ func (d *keyData) setEd25519Public(sp *spec, m ed25519.PublicKey) error {
 
 // checkCurve checks that an EC key, material, on curve c is one sp takes.
 func checkCurve(sp *spec, material any, c elliptic.Curve) error {
+	if c == nil {
+		return fmt.Errorf("%w: EC key without a curve", ErrWeakKey)
+	}
 	if sp.family != famECDSA {
 		return fmt.Errorf("%w: %T cannot be a %s key", ErrAlgorithmMismatch, material, sp.name)
 	}
@@ -383,7 +398,9 @@ func allocSecretKey(sp *spec, secret []byte) *Key {
 	}
 	b := new(secretBlock)
 	b.k = Key{spec: sp, keyData: &b.d}
-	b.d.secret = append(b.inline[:0:len(b.inline)], secret...)
+	// Capacity the secret's length: an append to it never writes past it.
+	b.d.secret = b.inline[:len(secret):len(secret)]
+	copy(b.d.secret, secret)
 	return &b.k
 }
 

@@ -33,7 +33,9 @@ import (
 // writes them as a member of that name).
 //
 // Encoding refuses a value nested deeper than jsonx.MaxDepth (a pointer
-// cycle, or a token no verifier here would read back).
+// cycle, or a token no verifier here would read back). Decoded strings
+// without escapes are views of the verified payload, not copies: a string
+// a caller keeps keeps that payload (at most the policy's MaxSize) alive.
 type Plan struct {
 	fields []planField
 	// off is the offset in T of the embedded registered claims.
@@ -194,20 +196,6 @@ func elemMaker(k kind) func(int) unsafe.Pointer {
 		return newElems[float64]
 	}
 	return nil
-}
-
-// fieldName is the JSON name encoding/json gives a field, and its tag's
-// options; skip says the field is not coded (tag "-").
-func fieldName(f reflect.StructField) (name, opts string, skip bool) {
-	tag := f.Tag.Get("json")
-	if tag == "-" {
-		return "", "", true
-	}
-	name, opts, _ = strings.Cut(tag, ",")
-	if !validTag(name) {
-		name = f.Name
-	}
-	return name, opts, false
 }
 
 // validTag is encoding/json's rule for a name a tag may give.
