@@ -14,6 +14,7 @@ import (
 	"hash"
 	"reflect"
 	"sync"
+	"sync/atomic"
 
 	"github.com/signet-go/signet/internal/clip"
 	"github.com/signet-go/signet/internal/keycache"
@@ -43,9 +44,9 @@ type Key struct {
 // new key and its keyData are one allocation (keyBlock, or secretBlock
 // with the secret too).
 type keyData struct {
-	cache  keycache.Store // state formats derive from the key (internal/keycache)
-	secret []byte         // HMAC and PASETO local keys
-	pool   sync.Pool      // HMAC: of *hmacState keyed with secret
+	cache  keycache.Store            // state formats derive from the key (internal/keycache)
+	secret []byte                    // HMAC and PASETO local keys
+	pool   atomic.Pointer[sync.Pool] // HMAC: of *hmacState keyed with secret, made at the first use
 	rsaPri *rsa.PrivateKey
 	rsaPub *rsa.PublicKey
 	ecPri  *ecdsa.PrivateKey
@@ -73,13 +74,24 @@ type hmacState struct {
 }
 
 // hmacState takes a keyed state of an HMAC key from its pool; put it back
-// with k.pool.Put.
+// with k.putHMAC.
 func (k *Key) hmacState() *hmacState {
-	if v := k.pool.Get(); v != nil {
+	p := k.pool.Load()
+	if p == nil {
+		// The pool is made at the first use, not with the key: a key
+		// that never signs (and every key that is not an HMAC key) is
+		// 40 bytes smaller.
+		k.pool.CompareAndSwap(nil, new(sync.Pool))
+		p = k.pool.Load()
+	}
+	if v := p.Get(); v != nil {
 		return v.(*hmacState)
 	}
 	return &hmacState{h: hmac.New(k.spec.hash.New, k.secret)}
 }
+
+// putHMAC returns a state hmacState gave to the key's pool.
+func (k *Key) putHMAC(st *hmacState) { k.pool.Load().Put(st) }
 
 // GenerateKey makes a new random key for alg: a secret of the hash size for
 // HMAC, RSA-2048 for RS*/PS*, the algorithm's curve for ES*, Ed25519 for EdDSA.
@@ -123,25 +135,31 @@ func GenerateKeyWithID(alg Algorithm, kid string) (*Key, error) {
 // order, see the package documentation); material of the wrong type for
 // alg with ErrAlgorithmMismatch.
 func NewKey(alg Algorithm, material any) (*Key, error) {
+	return NewKeyWithID(alg, "", material)
+}
+
+// NewKeyWithID is NewKey with a key ID (JWK kid) set on the key, as
+// NewKey(alg, material) and WithKeyID(kid) would, in one step.
+func NewKeyWithID(alg Algorithm, kid string, material any) (*Key, error) {
 	sp, err := lookup(alg)
 	if err != nil {
 		return nil, err
 	}
-	return newKey(sp, material)
+	return newKey(sp, kid, material)
 }
 
 // newKey binds material, handed in by a caller, to sp: checked in full and
 // copied, so that the caller keeps no handle on the key's state (and,
 // kept nowhere, material stays where the caller made it: a []byte in an
 // interface needs no box on the heap).
-func newKey(sp *spec, material any) (*Key, error) {
+func newKey(sp *spec, kid string, material any) (*Key, error) {
 	if m, ok := material.([]byte); ok {
 		if err := checkSecret(sp, len(m)); err != nil {
 			return nil, err
 		}
-		return allocSecretKey(sp, m), nil
+		return allocSecretKey(sp, kid, m), nil
 	}
-	k := allocKey(sp, "")
+	k := allocKey(sp, kid)
 	mismatch := func() (*Key, error) {
 		return nil, fmt.Errorf("%w: %s cannot be a %s key", ErrAlgorithmMismatch, typeName(material), sp.name)
 	}
@@ -390,14 +408,14 @@ type secretBlock struct {
 // allocSecretKey returns a new key of sp holding a copy of a caller's
 // secret, which the caller cannot change: in one allocation when the
 // secret fits (a secret is usually 32 to 64 bytes).
-func allocSecretKey(sp *spec, secret []byte) *Key {
+func allocSecretKey(sp *spec, kid string, secret []byte) *Key {
 	if len(secret) > len(secretBlock{}.inline) {
-		k := allocKey(sp, "")
+		k := allocKey(sp, kid)
 		k.secret = append([]byte(nil), secret...)
 		return k
 	}
 	b := new(secretBlock)
-	b.k = Key{spec: sp, keyData: &b.d}
+	b.k = Key{spec: sp, kid: kid, keyData: &b.d}
 	// Capacity the secret's length: an append to it never writes past it.
 	b.d.secret = b.inline[:len(secret):len(secret)]
 	copy(b.d.secret, secret)

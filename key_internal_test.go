@@ -14,11 +14,11 @@ func TestKeyLayout(t *testing.T) {
 	if got, want := unsafe.Sizeof(Key{}), 4*unsafe.Sizeof(uintptr(0)); got != want {
 		t.Errorf("Key is %d bytes, want %d", got, want)
 	}
-	if got := unsafe.Sizeof(keyBlock{}); got > 160 {
-		t.Errorf("keyBlock is %d bytes, want at most 160 (a size class)", got)
+	if got := unsafe.Sizeof(keyBlock{}); got > 128 {
+		t.Errorf("keyBlock is %d bytes, want at most 128 (a size class)", got)
 	}
-	if got := unsafe.Sizeof(secretBlock{}); got > 224 {
-		t.Errorf("secretBlock is %d bytes, want at most 224 (a size class)", got)
+	if got := unsafe.Sizeof(secretBlock{}); got > 192 {
+		t.Errorf("secretBlock is %d bytes, want at most 192 (a size class)", got)
 	}
 }
 

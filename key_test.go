@@ -1,6 +1,7 @@
 package signet_test
 
 import (
+	"bytes"
 	"crypto/ecdsa"
 	"crypto/ed25519"
 	"crypto/elliptic"
@@ -371,5 +372,34 @@ func TestEd25519MaterialNotAliased(t *testing.T) {
 	}
 	if got := k.PublicMaterial().(ed25519.PublicKey); !got.Equal(want) {
 		t.Fatal("the key's public half changed")
+	}
+}
+
+// TestWithIDConstructors: NewKeyWithID and ParsePEMWithID make the key
+// NewKey or ParsePEM and WithKeyID make, and refuse what they refuse.
+func TestWithIDConstructors(t *testing.T) {
+	secret := bytes.Repeat([]byte{7}, 32)
+	a, err := signet.NewKeyWithID(signet.HS256, "k1", secret)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := signet.NewKey(signet.HS256, secret)
+	if a.KeyID() != "k1" || !a.Equal(b.WithKeyID("k1")) {
+		t.Fatalf("NewKeyWithID: kid %q", a.KeyID())
+	}
+	if _, err := signet.NewKeyWithID(signet.HS256, "k", secret[:16]); !errors.Is(err, signet.ErrWeakKey) {
+		t.Fatalf("short secret: %v", err)
+	}
+	g, _ := signet.GenerateKey(signet.ES256)
+	data, err := signet.MarshalPEM(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := signet.ParsePEMWithID(data, signet.ES256, "pem-1")
+	if err != nil || p.KeyID() != "pem-1" || !p.Equal(g.WithKeyID("pem-1")) {
+		t.Fatalf("ParsePEMWithID: %v %q", err, p.KeyID())
+	}
+	if _, err := signet.ParsePEMWithID([]byte("not PEM"), signet.ES256, "x"); !errors.Is(err, signet.ErrMalformed) {
+		t.Fatalf("not PEM: %v", err)
 	}
 }

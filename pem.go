@@ -44,6 +44,12 @@ const MaxPEMSize = 64 << 10
 // modulus, refused before their costly validation).
 // PEM carries no key ID: set one with Key.WithKeyID.
 func ParsePEM(data []byte, alg Algorithm) (*Key, error) {
+	return ParsePEMWithID(data, alg, "")
+}
+
+// ParsePEMWithID is ParsePEM with a key ID (JWK kid) set on the key, as
+// ParsePEM and WithKeyID(kid) would, in one step.
+func ParsePEMWithID(data []byte, alg Algorithm, kid string) (*Key, error) {
 	if len(data) > MaxPEMSize {
 		return nil, fmt.Errorf("%w: PEM input is %d bytes, limit %d", ErrTooLarge, len(data), MaxPEMSize)
 	}
@@ -99,7 +105,7 @@ func ParsePEM(data []byte, alg Algorithm) (*Key, error) {
 	if err != nil {
 		return nil, err
 	}
-	return ownKey(sp, "", material)
+	return ownKey(sp, kid, material)
 }
 
 // parsePEMBlock reads block's key; info is its PKCS #8 envelope when it is

@@ -38,7 +38,7 @@ func (k *Key) Sign(dst, msg []byte) ([]byte, error) {
 		st.h.Reset()
 		st.h.Write(msg)
 		dst = append(dst, st.h.Sum(st.sum[:0])...)
-		k.pool.Put(st)
+		k.putHMAC(st)
 		return dst, nil
 	case famEd25519:
 		if k.edPri == nil {
@@ -108,7 +108,7 @@ func (k *Key) Verify(msg, sig []byte) error {
 		st.h.Reset()
 		st.h.Write(msg)
 		ok := hmac.Equal(st.h.Sum(st.sum[:0]), sig)
-		k.pool.Put(st)
+		k.putHMAC(st)
 		if !ok {
 			return errInvalid(sp)
 		}

@@ -13,7 +13,7 @@ import (
 // at a given time, and the JWS check alone.
 
 // VerifyAt is Verify with now as the clock (JWTVerifierAt).
-func (s *signetJWTOps) VerifyAt(token string, p *Payload, now time.Time) error {
+func (s signetJWTOps) VerifyAt(token string, p *Payload, now time.Time) error {
 	c, err := jwt.Verify[claims](s.key, token, jwt.Policy{MaxSize: 1 << 20, Now: func() time.Time { return now }, Audience: []string{attacks.Audience}})
 	if err != nil {
 		return err
@@ -27,7 +27,7 @@ func (s *signetJWTOps) VerifyAt(token string, p *Payload, now time.Time) error {
 
 // VerifyBytes checks the signature and algorithm only and returns the
 // payload (JWSVerifierBytes).
-func (s *signetJWTOps) VerifyBytes(token string) ([]byte, error) {
+func (s signetJWTOps) VerifyBytes(token string) ([]byte, error) {
 	payload, _, err := jwt.VerifyBytes(s.key, token, jwt.Policy{MaxSize: 1 << 20})
 	return payload, err
 }

@@ -16,16 +16,19 @@ func (signetJWT) New(k KeySpec) (JWT, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &signetJWTOps{key: key, registered: k.Registered}, nil
+	if k.Registered {
+		return signetJWTRegistered{signetJWTOps{key}}, nil
+	}
+	return signetJWTOps{key}, nil
 }
 
-// signetJWTOps signs and verifies with jwt.Claims when the application's
-// claims are the registered ones only (the library's documented type for
-// them), and with a struct embedding jwt.Claims otherwise.
-type signetJWTOps struct {
-	key        *signet.Key
-	registered bool
-}
+// signetJWTOps signs and verifies with a struct embedding jwt.Claims;
+// signetJWTRegistered with jwt.Claims when the application's claims are
+// the registered ones only (the library's documented type for them). Each
+// is one pointer: made into a JWT, it needs no allocation of its own.
+type signetJWTOps struct{ key *signet.Key }
+
+type signetJWTRegistered struct{ signetJWTOps }
 
 // claims is the payload as signet's typed claims: the registered ones
 // validated by jwt.Verify, and the data.
@@ -37,20 +40,23 @@ type claims struct {
 // Sign: signet adds iat (now) to a payload without one (the "tiny"
 // class), as its defaults say; a payload without exp stands for a token
 // without one, as the peers issue it, so the default exp is turned off.
-func (s *signetJWTOps) Sign(p *Payload) (string, error) {
-	o := jwt.Options{NoExpiry: p.ExpiresAt == 0}
-	if s.registered && p.Data == nil {
-		rc := jwt.Claims{Issuer: p.Issuer, Subject: p.Subject, ExpiresAt: jwt.NumericDate(p.ExpiresAt), IssuedAt: jwt.NumericDate(p.IssuedAt)}
-		if p.Audience != "" {
-			rc.Audience = jwt.Audience{p.Audience}
-		}
-		return jwt.Sign(s.key, rc, o)
+func (s signetJWTRegistered) Sign(p *Payload) (string, error) {
+	if p.Data != nil {
+		return s.signetJWTOps.Sign(p)
 	}
+	rc := jwt.Claims{Issuer: p.Issuer, Subject: p.Subject, ExpiresAt: jwt.NumericDate(p.ExpiresAt), IssuedAt: jwt.NumericDate(p.IssuedAt)}
+	if p.Audience != "" {
+		rc.Audience = jwt.Audience{p.Audience}
+	}
+	return jwt.Sign(s.key, rc, jwt.Options{NoExpiry: p.ExpiresAt == 0})
+}
+
+func (s signetJWTOps) Sign(p *Payload) (string, error) {
 	c := claims{Claims: jwt.Claims{Issuer: p.Issuer, Subject: p.Subject, ExpiresAt: jwt.NumericDate(p.ExpiresAt), IssuedAt: jwt.NumericDate(p.IssuedAt)}, Data: p.Data}
 	if p.Audience != "" {
 		c.Audience = jwt.Audience{p.Audience}
 	}
-	return jwt.Sign(s.key, c, o)
+	return jwt.Sign(s.key, c, jwt.Options{NoExpiry: p.ExpiresAt == 0})
 }
 
 // labPolicy is the policy the lab verifies with: the peers are configured
@@ -59,18 +65,19 @@ func (s *signetJWTOps) Sign(p *Payload) (string, error) {
 // corpus's audience instead (attacks_signet.go).
 var labPolicy = jwt.Policy{MaxSize: 1 << 20, IgnoreAudience: true}
 
-func (s *signetJWTOps) Verify(token string, p *Payload) error {
-	if s.registered {
-		c, err := jwt.Verify[jwt.Claims](s.key, token, labPolicy)
-		if err != nil {
-			return err
-		}
-		*p = Payload{Issuer: c.Issuer, Subject: c.Subject, ExpiresAt: int64(c.ExpiresAt), IssuedAt: int64(c.IssuedAt)}
-		if len(c.Audience) > 0 {
-			p.Audience = c.Audience[0]
-		}
-		return nil
+func (s signetJWTRegistered) Verify(token string, p *Payload) error {
+	c, err := jwt.Verify[jwt.Claims](s.key, token, labPolicy)
+	if err != nil {
+		return err
 	}
+	*p = Payload{Issuer: c.Issuer, Subject: c.Subject, ExpiresAt: int64(c.ExpiresAt), IssuedAt: int64(c.IssuedAt)}
+	if len(c.Audience) > 0 {
+		p.Audience = c.Audience[0]
+	}
+	return nil
+}
+
+func (s signetJWTOps) Verify(token string, p *Payload) error {
 	c, err := jwt.Verify[claims](s.key, token, labPolicy)
 	if err != nil {
 		return err
@@ -86,11 +93,7 @@ func (s *signetJWTOps) Verify(token string, p *Payload) error {
 // private key when there is one, else the public key or the secret.
 func signetKey(k KeySpec) (*signet.Key, error) {
 	if k.PEM != nil {
-		key, err := signet.ParsePEM(k.PEM, signet.Algorithm(k.Alg))
-		if err != nil {
-			return nil, err
-		}
-		return key.WithKeyID(k.KeyID), nil
+		return signet.ParsePEMWithID(k.PEM, signet.Algorithm(k.Alg), k.KeyID)
 	}
 	var material any = k.Secret
 	switch {
@@ -99,9 +102,5 @@ func signetKey(k KeySpec) (*signet.Key, error) {
 	case k.Public != nil:
 		material = k.Public
 	}
-	key, err := signet.NewKey(signet.Algorithm(k.Alg), material)
-	if err != nil {
-		return nil, err
-	}
-	return key.WithKeyID(k.KeyID), nil
+	return signet.NewKeyWithID(signet.Algorithm(k.Alg), k.KeyID, material)
 }
