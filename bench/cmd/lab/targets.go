@@ -373,7 +373,8 @@ func (r *report) claimsTargets(row func(target, got string, ok bool)) {
 	}
 	for _, op := range []string{"Encrypt", "Decrypt"} {
 		worst, at := 0.0, ""
-		for _, size := range lab.Sizes {
+		// The sizes (the studies'); "typed" is judged on JWT.
+		for _, size := range []string{"tiny", "small", "medium", "large", "verylarge"} {
 			if g := r.floorTimes("PASETO", "v4.local", size, op); g > worst {
 				worst, at = g, size
 			}
