@@ -51,4 +51,18 @@ func TestBenchArgv(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("the lab: %v, want %v", got, want)
 	}
+	// A checkout with scripts/lab.sh: the lab through it, as make report.
+	root := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(root, "scripts"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	script := filepath.Join(root, "scripts", "lab.sh")
+	if err := os.WriteFile(script, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	got = benchArgv(filepath.Join(root, "bench"), "--quick", "/out", false)
+	want = []string{"bash", script, "--quick", "--out", "/out", "--attacks", filepath.Join(root, "attacks"), "--vectors", filepath.Join(root, "testdata")}
+	if !slices.Equal(got, want) {
+		t.Errorf("with scripts/lab.sh: %v, want %v", got, want)
+	}
 }

@@ -64,15 +64,27 @@ func (c *cli) bench(args []string) error {
 	return nil
 }
 
-// benchArgv is the go command bench runs in the lab's directory dir: the
-// lab (cmd/lab), or with httpLab the HTTP lab (cmd/load).
+// benchArgv is the command bench runs in the lab's directory dir: the
+// lab, through the checkout's scripts/lab.sh when there is one (as make
+// report does: with the studies' own libraries where their module proxy
+// is, ../shared/goproxy), else cmd/lab itself; or with httpLab the HTTP
+// lab (cmd/load).
 func benchArgv(dir, mode, outAbs string, httpLab bool) []string {
 	root := filepath.Dir(dir)
 	if httpLab {
 		return []string{"go", "run", "./cmd/load", mode, "--out", outAbs, "--root", root}
 	}
-	return []string{"go", "run", "./cmd/lab", mode, "--out", outAbs,
-		"--attacks", filepath.Join(root, "attacks"), "--vectors", filepath.Join(root, "testdata")}
+	args := []string{mode, "--out", outAbs, "--attacks", filepath.Join(root, "attacks"), "--vectors", filepath.Join(root, "testdata")}
+	if script := filepath.Join(root, "scripts", "lab.sh"); fileExists(script) {
+		return append([]string{"bash", script}, args...)
+	}
+	return append([]string{"go", "run", "./cmd/lab"}, args...)
+}
+
+// fileExists reports whether path names a regular file.
+func fileExists(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.Mode().IsRegular()
 }
 
 // findLab looks for the lab from dir upwards: dir itself, or a bench/
