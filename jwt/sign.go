@@ -191,9 +191,9 @@ func sign(key *signet.Key, payload []byte, typ string) (string, error) {
 	var sb [132]byte
 	var out, scratch []byte
 	if sigSize <= len(sb) {
-		out, scratch = make([]byte, 0, n), sb[:0]
+		out, scratch = unsafex.MakeNoZero(n), sb[:0]
 	} else {
-		out = make([]byte, 0, n+sigSize)
+		out = unsafex.MakeNoZero(n + sigSize)
 		scratch = out[n:n]
 	}
 	out = append(out, encHdr...)

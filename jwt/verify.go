@@ -263,7 +263,7 @@ func intern(s string) string {
 func decodeSegment(buf []byte, s, what string) ([]byte, error) {
 	n := b64.DecodedLen(len(s))
 	if cap(buf) < n {
-		buf = make([]byte, n)
+		buf = unsafex.MakeNoZero(n)[:n] // all written by Decode, dropped on its error
 	}
 	buf = buf[:n]
 	if _, err := b64.Decode(buf, s); err != nil {

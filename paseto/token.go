@@ -2,6 +2,7 @@ package paseto
 
 import (
 	"fmt"
+	"github.com/signet-go/signet/internal/unsafex"
 	"strings"
 
 	"github.com/signet-go/signet"
@@ -288,7 +289,7 @@ func open(keys signet.Keys, token string, p *Policy, local, checkJSON bool) (str
 	}
 	// One allocation for the raw payload and the footer.
 	pl, fl := b64.DecodedLen(len(ps)), b64.DecodedLen(len(fs))
-	buf := make([]byte, pl+fl)
+	buf := unsafex.MakeNoZero(pl + fl)[:pl+fl] // all written by the decodes, dropped on an error
 	raw, f := buf[:pl], buf[pl:]
 	if _, err := b64.Decode(raw, ps); err != nil {
 		return "", fmt.Errorf("%w: payload is not strict base64url", signet.ErrMalformed)

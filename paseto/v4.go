@@ -5,6 +5,7 @@ import (
 	"crypto/subtle"
 	"encoding"
 	"fmt"
+	"github.com/signet-go/signet/internal/unsafex"
 	"hash"
 
 	"golang.org/x/crypto/blake2b"
@@ -130,7 +131,7 @@ func encryptV4(key *signet.Key, m, f, i, nonce []byte) (string, error) {
 	// n ‖ c ‖ t are built in the state's scratch; the token is the one
 	// allocation.
 	if cap(st.raw) < rawLen {
-		st.raw = make([]byte, rawLen)
+		st.raw = unsafex.MakeNoZero(rawLen)[:rawLen] // n, c and t written whole below
 	}
 	raw := st.raw[:rawLen]
 	n := raw[:nonceSize]
@@ -153,7 +154,7 @@ func encryptV4(key *signet.Key, m, f, i, nonce []byte) (string, error) {
 		return "", err
 	}
 	copy(raw[nonceSize+len(m):], t)
-	tok := assemble(make([]byte, 0, tokLen), v4LocalHeader, raw, f)
+	tok := assemble(unsafex.MakeNoZero(tokLen), v4LocalHeader, raw, f)
 	if cap(st.raw) > 64<<10 {
 		st.raw = nil // do not keep a huge buffer in the pool
 	}

@@ -3,6 +3,7 @@ package claimsjson
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/signet-go/signet/internal/unsafex"
 	"math"
 	"math/bits"
 	"reflect"
@@ -416,7 +417,7 @@ func appendString(b []byte, s string) []byte {
 		// One growth for a long string, with room for some escapes and
 		// the members after it, rather than doubling (and copying) the
 		// buffer as it fills.
-		b = slices.Grow(b, len(s)+len(s)/8+256)
+		b = append(unsafex.MakeNoZero(len(b)+len(s)+len(s)/8+256), b...)
 	}
 	b = append(b, '"')
 	start := 0

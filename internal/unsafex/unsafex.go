@@ -1,5 +1,7 @@
 // Package unsafex holds signet's only zero-copy conversions between
-// []byte and string: the one place where package unsafe is used. Each
+// []byte and string, and its buffers made without clearing them
+// (MakeNoZero): the one place where package unsafe is used, besides
+// internal/claimsjson's field offsets. Each
 // function states the invariant its callers keep; the tests show what
 // breaks when they do not.
 //
@@ -11,7 +13,10 @@
 // changes every string sharing the bytes.
 package unsafex
 
-import "unsafe"
+import (
+	"strings"
+	"unsafe"
+)
 
 // String returns the bytes of b as a string, without copying them.
 //
@@ -33,4 +38,24 @@ func String(b []byte) string {
 // check, say).
 func Bytes(s string) []byte {
 	return unsafe.Slice(unsafe.StringData(s), len(s))
+}
+
+// MakeNoZero returns a []byte of length 0 and capacity at least n whose
+// memory is not zeroed first, as strings.Builder and bytes.Buffer get
+// theirs: for a large buffer that is written whole anyway (a token, a
+// decoded segment, a payload), the clearing costs as much as a pass over
+// it. The memory is that of a new allocation of its own, reachable only
+// through the slice.
+//
+// Invariant: no byte of it is read before it is written. Callers append
+// to it, or decode or encode into all of it and drop it on an error.
+func MakeNoZero(n int) []byte {
+	if n < 512 {
+		return make([]byte, 0, n) // small: the clearing costs nothing
+	}
+	var sb strings.Builder
+	sb.Grow(n)
+	sb.WriteByte(0) // String then has the buffer's address
+	s := sb.String()
+	return unsafe.Slice(unsafe.StringData(s), sb.Cap())[:0]
 }

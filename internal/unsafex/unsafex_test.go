@@ -80,3 +80,26 @@ func TestConcurrentReaders(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestMakeNoZero: a buffer of its own, empty, with the capacity asked for,
+// small or large; two never share memory.
+func TestMakeNoZero(t *testing.T) {
+	for _, n := range []int{0, 1, 511, 512, 4096, 1 << 20} {
+		a, b := MakeNoZero(n), MakeNoZero(n)
+		if len(a) != 0 || cap(a) < n {
+			t.Fatalf("%d: len %d cap %d", n, len(a), cap(a))
+		}
+		if n == 0 {
+			continue
+		}
+		a, b = a[:n], b[:n]
+		for i := range a {
+			a[i], b[i] = 1, 2
+		}
+		for i := range a {
+			if a[i] != 1 || b[i] != 2 {
+				t.Fatalf("%d: buffers share memory at %d", n, i)
+			}
+		}
+	}
+}
