@@ -113,6 +113,9 @@ func size(k kind) uintptr {
 
 // value appends the value at p, depth levels down.
 func (e encoder) value(b []byte, c *codec, p unsafe.Pointer, depth int) ([]byte, error) {
+	if c.kind == kString { // the commonest, first
+		return appendString(b, *(*string)(p)), nil
+	}
 	if depth > jsonx.MaxDepth {
 		return nil, errDeep
 	}
