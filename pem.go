@@ -399,9 +399,24 @@ func canonicalPEM(data []byte) (typ string, der []byte, ok bool) {
 		return "", nil, false
 	}
 	trailer := body[i+len(end):]
-	if !bytes.HasPrefix(trailer, t) || !bytes.HasPrefix(trailer[len(t):], []byte(dashes)) ||
-		len(bytes.TrimSpace(trailer[len(t)+len(dashes):])) != 0 {
+	if !bytes.HasPrefix(trailer, t) || !bytes.HasPrefix(trailer[len(t):], []byte(dashes)) {
 		return "", nil, false
+	}
+	// After it only the white space pem.Decode passes over: spaces and
+	// tabs to the end of the line (a \r only just before its \n), then
+	// blank lines (not \v or \f, which bytes.TrimSpace would pass over).
+	after := trailer[len(t)+len(dashes):]
+	line, next, _ := bytes.Cut(after, []byte("\n"))
+	if len(next) > 0 || len(line) < len(after) {
+		line = bytes.TrimSuffix(line, []byte("\r"))
+	}
+	if len(bytes.Trim(line, " \t")) != 0 {
+		return "", nil, false
+	}
+	for _, c := range next {
+		if c != ' ' && c != '\t' && c != '\r' && c != '\n' {
+			return "", nil, false
+		}
 	}
 	text := body[:i]
 	for _, c := range text {
