@@ -29,41 +29,15 @@ const maxNames = 16
 // it. Unless folded, payload is held to the fold rule (CheckFold) too. On
 // error, v is partly written: the caller drops it.
 func (p *Plan) decode(s string, v unsafe.Pointer, folded bool) (fallback bool, err error) {
-	i := skipWS(s, 0)
-	if i >= len(s) || s[i] != '{' {
-		return false, errScan
-	}
 	var names [maxNames]string
 	n := 0
 	checkAll := false // CheckFold must run on the whole payload
-	i = skipWS(s, i+1)
-	if i < len(s) && s[i] == '}' {
-		return false, nil
-	}
+	o := newObject(s)
 	for {
-		if i >= len(s) || s[i] != '"' {
-			return false, errScan
+		name, raw, esc, obj, ok := o.next()
+		if !ok {
+			break
 		}
-		ne, esc := skipString(s, i)
-		if ne < 0 {
-			return false, errScan
-		}
-		name := s[i+1 : ne-1]
-		if esc {
-			if name, err = jsonx.Unquote(s[i:ne]); err != nil {
-				return false, errScan
-			}
-		}
-		i = skipWS(s, ne)
-		if i >= len(s) || s[i] != ':' {
-			return false, errScan
-		}
-		i = skipWS(s, i+1)
-		ve, obj := skipValue(s, i)
-		if ve < 0 {
-			return false, errScan
-		}
-		raw := s[i:ve]
 		if !folded {
 			if obj || esc || n == maxNames || !isASCII(name) {
 				checkAll = true
@@ -80,17 +54,9 @@ func (p *Plan) decode(s string, v unsafe.Pointer, folded bool) (fallback bool, e
 		} else if fb {
 			return true, nil
 		}
-		i = skipWS(s, ve)
-		if i >= len(s) {
-			return false, errScan
-		}
-		if s[i] == '}' {
-			break
-		}
-		if s[i] != ',' {
-			return false, errScan
-		}
-		i = skipWS(s, i+1)
+	}
+	if o.bad {
+		return false, errScan
 	}
 	if folded {
 		return false, nil
@@ -261,49 +227,15 @@ func (c *codec) decodeStruct(raw string, p unsafe.Pointer) bool {
 	if raw[0] != '{' {
 		return false
 	}
-	// eachMember's loop, without a closure per struct.
-	i := skipWS(raw, 1)
-	if i < len(raw) && raw[i] == '}' {
-		return true
-	}
+	o := newObject(raw)
 	for {
-		if i >= len(raw) || raw[i] != '"' {
+		name, value, _, _, ok := o.next()
+		if !ok {
+			return !o.bad
+		}
+		if f := lookupField(c.fields, name); f != nil && !f.c.decode(value, unsafe.Add(p, f.off)) {
 			return false
 		}
-		ne, esc := skipString(raw, i)
-		if ne < 0 {
-			return false
-		}
-		name := raw[i+1 : ne-1]
-		if esc {
-			var err error
-			if name, err = jsonx.Unquote(raw[i:ne]); err != nil {
-				return false
-			}
-		}
-		i = skipWS(raw, ne)
-		if i >= len(raw) || raw[i] != ':' {
-			return false
-		}
-		i = skipWS(raw, i+1)
-		ve, _ := skipValue(raw, i)
-		if ve < 0 {
-			return false
-		}
-		if f := lookupField(c.fields, name); f != nil && !f.c.decode(raw[i:ve], unsafe.Add(p, f.off)) {
-			return false
-		}
-		i = skipWS(raw, ve)
-		if i >= len(raw) {
-			return false
-		}
-		if raw[i] == '}' {
-			return true
-		}
-		if raw[i] != ',' {
-			return false
-		}
-		i = skipWS(raw, i+1)
 	}
 }
 
@@ -327,45 +259,15 @@ func lookupField(fields []planField, name string) *planField {
 // member of the object raw, in order, until fn returns false; false when
 // fn does or raw is not an object.
 func eachMember(raw string, fn func(name, value string) bool) bool {
-	i := skipWS(raw, 1)
-	if i < len(raw) && raw[i] == '}' {
-		return true
-	}
+	o := newObject(raw)
 	for {
-		if i >= len(raw) || raw[i] != '"' {
+		name, value, _, _, ok := o.next()
+		if !ok {
+			return !o.bad
+		}
+		if !fn(name, value) {
 			return false
 		}
-		ne, esc := skipString(raw, i)
-		if ne < 0 {
-			return false
-		}
-		name := raw[i+1 : ne-1]
-		if esc {
-			var err error
-			if name, err = jsonx.Unquote(raw[i:ne]); err != nil {
-				return false
-			}
-		}
-		i = skipWS(raw, ne)
-		if i >= len(raw) || raw[i] != ':' {
-			return false
-		}
-		i = skipWS(raw, i+1)
-		ve, _ := skipValue(raw, i)
-		if ve < 0 || !fn(name, raw[i:ve]) {
-			return false
-		}
-		i = skipWS(raw, ve)
-		if i >= len(raw) {
-			return false
-		}
-		if raw[i] == '}' {
-			return true
-		}
-		if raw[i] != ',' {
-			return false
-		}
-		i = skipWS(raw, i+1)
 	}
 }
 
@@ -454,48 +356,20 @@ func decodeMap(raw string, fp unsafe.Pointer) bool {
 		return false
 	}
 	m := map[string]string{}
-	i := skipWS(raw, 1)
-	if i < len(raw) && raw[i] == '}' {
-		*(*map[string]string)(fp) = m
-		return true
-	}
+	o := newObject(raw)
 	for {
-		if i >= len(raw) || raw[i] != '"' {
-			return false
-		}
-		ne, _ := skipString(raw, i)
-		if ne < 0 {
-			return false
-		}
-		key, err := jsonx.Unquote(raw[i:ne])
-		if err != nil {
-			return false
-		}
-		i = skipWS(raw, ne)
-		if i >= len(raw) || raw[i] != ':' {
-			return false
-		}
-		i = skipWS(raw, i+1)
-		ve, _ := skipValue(raw, i)
-		if ve < 0 {
-			return false
+		key, value, _, _, ok := o.next()
+		if !ok {
+			break
 		}
 		var val string
-		if !decodeScalar(kString, raw[i:ve], unsafe.Pointer(&val)) {
+		if !decodeScalar(kString, value, unsafe.Pointer(&val)) {
 			return false
 		}
 		m[key] = val
-		i = skipWS(raw, ve)
-		if i >= len(raw) {
-			return false
-		}
-		if raw[i] == '}' {
-			break
-		}
-		if raw[i] != ',' {
-			return false
-		}
-		i = skipWS(raw, i+1)
+	}
+	if o.bad {
+		return false
 	}
 	*(*map[string]string)(fp) = m
 	return true

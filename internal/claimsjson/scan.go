@@ -103,3 +103,73 @@ func skipValue(s string, i int) (end int, obj bool) {
 	}
 	return -1, false
 }
+
+// object walks the members of a JSON object in text jsonx has validated,
+// bounds checked all the same: text it cannot read ends the walk with bad
+// set.
+type object struct {
+	s        string
+	i        int
+	end, bad bool
+}
+
+// newObject starts a walk of the object s (white space before it allowed).
+func newObject(s string) object {
+	i := skipWS(s, 0)
+	if i >= len(s) || s[i] != '{' {
+		return object{end: true, bad: true}
+	}
+	i = skipWS(s, i+1)
+	if i < len(s) && s[i] == '}' {
+		return object{end: true}
+	}
+	return object{s: s, i: i}
+}
+
+// next returns the next member: its name (unescaped; esc says it had
+// escapes), its value, and whether that is or holds an object (whose
+// member names the fold rule concerns). ok is false at the end, and on
+// text next cannot read (o.bad).
+func (o *object) next() (name, value string, esc, obj, ok bool) {
+	if o.end {
+		return "", "", false, false, false
+	}
+	s, i := o.s, o.i
+	fail := func() (string, string, bool, bool, bool) {
+		o.end, o.bad = true, true
+		return "", "", false, false, false
+	}
+	if i >= len(s) || s[i] != '"' {
+		return fail()
+	}
+	ne, esc := skipString(s, i)
+	if ne < 0 {
+		return fail()
+	}
+	name = s[i+1 : ne-1]
+	if esc {
+		var err error
+		if name, err = jsonx.Unquote(s[i:ne]); err != nil {
+			return fail()
+		}
+	}
+	i = skipWS(s, ne)
+	if i >= len(s) || s[i] != ':' {
+		return fail()
+	}
+	i = skipWS(s, i+1)
+	ve, obj := skipValue(s, i)
+	if ve < 0 {
+		return fail()
+	}
+	value = s[i:ve]
+	switch i = skipWS(s, ve); {
+	case i < len(s) && s[i] == '}':
+		o.end = true
+	case i < len(s) && s[i] == ',':
+		o.i = skipWS(s, i+1)
+	default:
+		return fail()
+	}
+	return name, value, esc, obj, true
+}
