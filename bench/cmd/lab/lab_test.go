@@ -398,7 +398,7 @@ func TestClaimsTargets(t *testing.T) {
 		mk("PASETO", "v4.local", "large", "Decrypt", "floor", 100), mk("PASETO", "v4.local", "large", "Decrypt", "signet", 160),
 		mk("JWT", "HS256", "", "KeyInit", "floor", 50), mk("JWT", "HS256", "", "KeyInit", "signet", 90),
 	}
-	r := &report{ms: ms}
+	r := newReport(config{}, ms, nil, time.Time{})
 	var b strings.Builder
 	r.claimsTargets(func(target, got string, ok bool) { fmt.Fprintf(&b, "%s | %s | %v\n", target, got, ok) })
 	for _, want := range []string{

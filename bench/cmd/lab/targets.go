@@ -226,12 +226,7 @@ func (r *report) tieMiss(m *measurement, peers []*measurement) string {
 			best, bestRatio = p.c.Lib, q
 		}
 	}
-	// Paired by round, as every ratio the targets judge: a slow spell of
-	// the machine between rounds cancels out.
-	fr := 0.0
-	if f := r.floorOf(m); f != nil && f.median() > 0 {
-		fr = pairedRatio(m, f)
-	}
+	fr := r.pairedFloorRatio(m)
 	switch {
 	case fr == 0:
 		return fmt.Sprintf("no floor to judge by; %s at %.2f× signet's time", best, bestRatio)
@@ -337,11 +332,21 @@ func (r *report) peersOf(m *measurement) []*measurement {
 // round (0 when either is missing).
 func (r *report) floorTimes(format, alg, size, op string) float64 {
 	s := r.find(format, alg, size, op, "signet", false, 1)
-	f := r.find(format, alg, size, op, "floor", false, 1)
-	if s == nil || f == nil || s.failure != "" || f.median() == 0 {
+	if s == nil || s.failure != "" {
 		return 0
 	}
-	return pairedRatio(s, f)
+	return r.pairedFloorRatio(s)
+}
+
+// pairedFloorRatio is m's time over its floor's, paired by round as every
+// ratio the targets judge (a slow spell of the machine between rounds
+// cancels out); 0 without a floor.
+func (r *report) pairedFloorRatio(m *measurement) float64 {
+	f := r.floorOf(m)
+	if f == nil || f.median() == 0 {
+		return 0
+	}
+	return pairedRatio(m, f)
 }
 
 // claimsTargets states issue 18's targets for claims with their own
