@@ -251,13 +251,9 @@ func appendMapAny(b []byte, m map[string]any, depth int) ([]byte, error) {
 	if m == nil {
 		return append(b, "null"...), nil
 	}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
+	var stack [8]string
 	b = append(b, '{')
-	for i, k := range keys {
+	for i, k := range sortedKeys(m, stack[:0]) {
 		if i > 0 {
 			b = append(b, ',')
 		}
@@ -276,35 +272,9 @@ func appendMap(b []byte, m map[string]string) []byte {
 	if m == nil {
 		return append(b, "null"...)
 	}
+	var stack [8]string
 	b = append(b, '{')
-	if len(m) <= 8 {
-		// A small map's entries sorted on the stack, by insertion.
-		var ks, vs [8]string
-		n := 0
-		for k, v := range m {
-			j := n
-			for ; j > 0 && ks[j-1] > k; j-- {
-				ks[j], vs[j] = ks[j-1], vs[j-1]
-			}
-			ks[j], vs[j] = k, v
-			n++
-		}
-		for i := range n {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendString(b, ks[i])
-			b = append(b, ':')
-			b = appendString(b, vs[i])
-		}
-		return append(b, '}')
-	}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for i, k := range keys {
+	for i, k := range sortedKeys(m, stack[:0]) {
 		if i > 0 {
 			b = append(b, ',')
 		}
@@ -313,6 +283,24 @@ func appendMap(b []byte, m map[string]string) []byte {
 		b = appendString(b, m[k])
 	}
 	return append(b, '}')
+}
+
+// sortedKeys returns m's keys in order, in keys (a small map's fit a
+// caller's stack array).
+func sortedKeys[V any](m map[string]V, keys []string) []string {
+	for k := range m {
+		keys = append(keys, k)
+	}
+	if len(keys) > 8 {
+		slices.Sort(keys)
+		return keys
+	}
+	for i := 1; i < len(keys); i++ { // by insertion: a few keys
+		for j := i; j > 0 && keys[j-1] > keys[j]; j-- {
+			keys[j-1], keys[j] = keys[j], keys[j-1]
+		}
+	}
+	return keys
 }
 
 func appendScalar(b []byte, k kind, p unsafe.Pointer) ([]byte, error) {
