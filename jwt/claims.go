@@ -211,7 +211,7 @@ type instants struct {
 // Strings are substrings of payload.
 func decodeClaims(payload string, c *Claims) (has uint8, err error) {
 	var at instants
-	has, _, err = readClaims(payload, c, &at, false, nil)
+	has, _, err = readClaims(payload, c, &at, false, nil, nil)
 	return has, err
 }
 
@@ -224,7 +224,7 @@ func decodeClaims(payload string, c *Claims) (has uint8, err error) {
 // caller's type would fold it: encoding/json would hand its value to the
 // caller's field for that claim, unchecked, and a Map or a raw payload
 // can end up there later.
-func readClaims(payload string, c *Claims, at *instants, fold bool, rest *claimsjson.Rest) (has uint8, folded bool, err error) {
+func readClaims(payload string, c *Claims, at *instants, fold bool, rest *claimsjson.Rest, take *claimsjson.Taker) (has uint8, folded bool, err error) {
 	// The plain shape has no nested object: a payload with a brace past
 	// its first byte (in a string, at worst) goes straight to the general
 	// path rather than being read twice.
@@ -236,24 +236,38 @@ func readClaims(payload string, c *Claims, at *instants, fold bool, rest *claims
 	*c = Claims{}
 	if rest != nil {
 		// The members the plan decodes, as positions, when the fold rule
-		// is checked on the way (decodeRest then need not check it).
+		// is checked on the way (decodeRest then need not check it) and
+		// no Taker decodes them as they come.
 		rest.Reset()
+		if take != nil {
+			rest = nil
+		}
 	}
 	m := jsonx.NewMembers(payload)
 	if fold {
 		m = jsonx.NewMembersFold(payload)
 	}
-	for m.Next(payload) {
+	for m.NextName(payload) {
 		name := m.Name(payload)
-		if len(name) != 3 {
+		if !registeredName(name) {
 			if claim, ok := claimcheck.Variant(name); ok {
 				return 0, false, claimcheck.VariantError(name, claim)
 			}
-			if rest != nil {
+			if take != nil {
+				if taken, err := take.Take(&m, payload, name); err != nil {
+					return 0, false, err
+				} else if taken {
+					continue
+				}
+			}
+			if m.ScanValue(payload) && rest != nil {
 				// An escaped name is a copy, not a view: Add leaves rest unused.
 				rest.Add(payload, name, m.Value(payload))
 			}
 			continue
+		}
+		if !m.ScanValue(payload) {
+			break
 		}
 		ok := true
 		switch name {
@@ -275,13 +289,6 @@ func readClaims(payload string, c *Claims, at *instants, fold bool, rest *claims
 		case "iat":
 			has |= hasIat
 			c.IssuedAt, at.iat, ok = claimDate(&m, payload, true, &at.exact)
-		default:
-			if claim, v := claimcheck.Variant(name); v {
-				return 0, false, claimcheck.VariantError(name, claim)
-			}
-			if rest != nil {
-				rest.Add(payload, name, m.Value(payload))
-			}
 		}
 		if !ok {
 			return 0, false, claimTypeError(name)
@@ -302,10 +309,22 @@ func readClaims(payload string, c *Claims, at *instants, fold bool, rest *claims
 	return has, fold, nil
 }
 
+// registeredName reports whether name is a registered claim's.
+func registeredName(name string) bool {
+	switch name {
+	case "iss", "sub", "aud", "exp", "nbf", "iat", "jti":
+		return true
+	}
+	return false
+}
+
 // claimDate reads a date claim: as a NumericDate, whole seconds rounded
 // down, or up when up (nbf, iat), and exactly, fraction included; a
 // fraction sets *exact.
 func claimDate(m *jsonx.Members, payload string, up bool, exact *bool) (NumericDate, claimcheck.Time, bool) {
+	if v, ok := m.Integer(); ok {
+		return NumericDate(v), claimcheck.Seconds(v), claimcheck.ValidNumericDate(v)
+	}
 	raw := m.Value(payload)
 	if !strings.ContainsAny(raw, ".eE") { // an integer, or not a number at all
 		v, ok := m.Int(payload)

@@ -120,7 +120,7 @@ func verifySplit[T any](k *signet.Key, tok string, p Policy) (T, error) {
 	}
 	var c Claims
 	var at instants
-	has, folded, err := readClaims(payload, &c, &at, true, nil)
+	has, folded, err := readClaims(payload, &c, &at, true, nil, nil)
 	if err != nil {
 		return zero, err
 	}

@@ -54,7 +54,7 @@ func verifyClaims[T any](keys signet.Keys, token string, p *Policy) (T, string, 
 	}
 	var c Claims
 	var at instants
-	has, folded, err := readClaims(payload, &c, &at, !isClaims && claimsjson.Folds[T, Map](), nil)
+	has, folded, err := readClaims(payload, &c, &at, !isClaims && claimsjson.Folds[T, Map](), nil, nil)
 	if err != nil {
 		return out, "", err
 	}
@@ -80,7 +80,9 @@ func verifyPlan[T any](plan *claimsjson.Plan, payload string, p *Policy) (T, err
 	var c Claims
 	var at instants
 	var rest claimsjson.Rest
-	has, folded, err := readClaims(payload, &c, &at, true, &rest)
+	var out T
+	take := claimsjson.NewTaker(plan, &out)
+	has, folded, err := readClaims(payload, &c, &at, true, &rest, &take)
 	if err != nil {
 		var zero T
 		return zero, err
@@ -89,8 +91,12 @@ func verifyPlan[T any](plan *claimsjson.Plan, payload string, p *Policy) (T, err
 		var zero T
 		return zero, err
 	}
-	if out, ok, err := claimsjson.Fill[T](plan, payload, &rest, folded, &c); ok {
-		return out, err
+	if ok, err := claimsjson.Finish(&take, payload, &rest, folded, &c, &out); ok {
+		if err != nil {
+			var zero T
+			return zero, err
+		}
+		return out, nil
 	}
 	return decodeInto[T](payload, &c, folded)
 }

@@ -124,7 +124,7 @@ func (r *Rules) Check(c *Claims) error {
 	if r.Now != nil {
 		now = r.Now()
 	} else {
-		now = time.Now()
+		now = Now()
 	}
 	n := Of(now)
 	late, early := n, n // zero leeway means none: both are now

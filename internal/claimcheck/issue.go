@@ -53,7 +53,7 @@ func (o *Issue) Clock() time.Time {
 	if o.Now != nil {
 		return o.Now()
 	}
-	return time.Now()
+	return Now()
 }
 
 // Expiry is the exp of a token issued at now without one.

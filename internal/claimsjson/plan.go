@@ -79,6 +79,7 @@ const (
 // planField is one field that a Plan (or a struct codec) codes.
 type planField struct {
 	name      string // JSON name
+	fp        uint32 // nameFingerprint(name)
 	fold      string // foldName(name): encoding/json's case-insensitive key
 	key       string // `"name":` as encoding/json writes it (HTML-escaped)
 	off       uintptr

@@ -24,6 +24,26 @@ type codec struct {
 	fields []planField
 	// empty is omitempty's test for a kJSON value.
 	empty func(p unsafe.Pointer) bool
+	// distinct says a struct's fields are at most 64 and no two of their
+	// names fold to the same: two members that reach one field are then
+	// two members of one name under the fold rule (see readStruct).
+	distinct bool
+}
+
+// foldDistinct reports whether fields are at most 64 and their names
+// fold (foldName) to different keys.
+func foldDistinct(fields []planField) bool {
+	if len(fields) > 64 {
+		return false
+	}
+	for a := range fields {
+		for b := range a {
+			if fields[a].fold == fields[b].fold {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // scalarCodecs are the codecs of the scalar kinds (read only).
@@ -79,7 +99,7 @@ func (b *builder) codecOf(t reflect.Type) *codec {
 			b.jsonCodec(c)
 			break
 		}
-		c.kind, c.fields = kStruct, fields
+		c.kind, c.fields, c.distinct = kStruct, fields, foldDistinct(fields)
 	default:
 		b.jsonCodec(c)
 	}
@@ -114,7 +134,7 @@ func (b *builder) structCodec(t, skip reflect.Type) (fields []planField, ok bool
 			}
 		}
 		fields = append(fields, planField{
-			name: sf.name, fold: string(foldName(sf.name)), key: string(appendString(nil, sf.name)) + ":",
+			name: sf.name, fp: nameFingerprint(sf.name), fold: string(foldName(sf.name)), key: string(appendString(nil, sf.name)) + ":",
 			off: sf.off, omitEmpty: hasOption(sf.opts, "omitempty"), c: b.codecOf(sf.typ),
 		})
 	}

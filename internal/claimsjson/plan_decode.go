@@ -242,17 +242,35 @@ func (c *codec) decodeStruct(raw string, p unsafe.Pointer) bool {
 // lookupField is encoding/json's field for a member name: the one of that
 // name, else the first whose name folds to the same; nil for none.
 func lookupField(fields []planField, name string) *planField {
+	if k := fieldIndex(fields, name); k >= 0 {
+		return &fields[k]
+	}
+	return nil
+}
+
+// fieldIndex is lookupField's index, -1 for none.
+func fieldIndex(fields []planField, name string) int {
+	fp := nameFingerprint(name)
 	for k := range fields {
-		if fields[k].name == name {
-			return &fields[k]
+		if fields[k].fp == fp && fields[k].name == name {
+			return k
 		}
 	}
 	for k := range fields {
 		if foldEqual(name, fields[k].fold) {
-			return &fields[k]
+			return k
 		}
 	}
-	return nil
+	return -1
+}
+
+// nameFingerprint packs a name's length and its first and last bytes, so
+// that most comparisons of different names stop at one integer compare.
+func nameFingerprint(name string) uint32 {
+	if name == "" {
+		return 0
+	}
+	return uint32(len(name))<<16 | uint32(name[0])<<8 | uint32(name[len(name)-1])
 }
 
 // eachMember calls fn with the name (unescaped) and the value of each

@@ -100,10 +100,19 @@ func NewMembersFold(s string) Members {
 // Next advances to the next member; it returns false at the end of the
 // object or on error.
 func (m *Members) Next(s string) bool {
+	return m.NextName(s) && m.ScanValue(s)
+}
+
+// NextName is Next up to the member's value, for a caller that may read
+// the value itself: it then either calls ScanValue, which completes Next,
+// or reads the value from ValueStart on, validating it with the rules of
+// Members (ScanValue, ScanString, ScanNumber, Names), and calls SkipValue
+// with its end. Name is set; Value, String and Int are not, until then.
+func (m *Members) NextName(s string) bool {
 	if m.done {
 		return false
 	}
-	name, value, ok, err := m.o.next(&m.p, s)
+	name, ok, err := m.o.nextName(&m.p, s)
 	if err == nil && !ok {
 		m.p.ws(s)
 		if m.p.i != len(s) {
@@ -114,15 +123,48 @@ func (m *Members) Next(s string) bool {
 		m.err, m.done = err, true
 		return false
 	}
-	m.name, m.value = name, value
-	m.valEsc = m.o.valEsc
-	m.num, m.numOK = m.p.num, m.p.numExact && (s[value.a] == '-' || (s[value.a] >= '0' && s[value.a] <= '9'))
+	m.name = name
 	if m.o.nameEsc {
 		m.escName = m.o.last
 	} else if m.escName != "" {
 		m.escName = ""
 	}
 	return true
+}
+
+// ScanValue scans and validates the value of the member NextName stopped
+// at; false on error (Err).
+func (m *Members) ScanValue(s string) bool {
+	if m.done {
+		return false
+	}
+	value, err := m.o.value(&m.p, s)
+	if err != nil {
+		m.err, m.done = err, true
+		return false
+	}
+	m.value = value
+	m.valEsc = m.o.valEsc
+	m.num, m.numOK = m.p.num, m.p.numExact && (s[value.a] == '-' || (s[value.a] >= '0' && s[value.a] <= '9'))
+	return true
+}
+
+// ValueStart is where the value of the member NextName stopped at starts.
+func (m *Members) ValueStart() int { return m.p.i }
+
+// SkipValue moves past the value of the member NextName stopped at, which
+// the caller has read and validated itself and which ends at end.
+func (m *Members) SkipValue(s string, end int) {
+	if m.done {
+		return
+	}
+	if end <= m.p.i || end > len(s) {
+		m.err, m.done = ErrSyntax, true
+		return
+	}
+	m.value = span{m.p.i, end}
+	m.valEsc, m.numOK = false, false
+	m.p.i = end
 }
 
 // String returns the current value as a string, when it is one: without
@@ -138,6 +180,10 @@ func (m *Members) Int(s string) (int64, bool) {
 	}
 	return intValue(s[m.value.a:m.value.b])
 }
+
+// Integer returns the current value when it is an integer within
+// ±2^53 written without a fraction or an exponent, as the scan read it.
+func (m *Members) Integer() (int64, bool) { return m.num, m.numOK }
 
 func stringValue(s string, v span, esc bool) (string, bool) {
 	if v.b-v.a < 2 || s[v.a] != '"' {
@@ -187,23 +233,32 @@ type objectState struct {
 // call). ok is false at the closing brace. name is the raw name without its
 // quotes; p.esc tells whether it had escapes.
 func (o *objectState) next(p *scanner, s string) (name, value span, ok bool, err error) {
+	if name, ok, err = o.nextName(p, s); !ok || err != nil {
+		return span{}, span{}, ok, err
+	}
+	value, err = o.value(p, s)
+	return name, value, err == nil, err
+}
+
+// nextName is next up to the member's value: p stops at its first byte.
+func (o *objectState) nextName(p *scanner, s string) (name span, ok bool, err error) {
 	i := p.i
 	if !o.started {
 		o.started = true
 		p.depth++
 		if p.depth > MaxDepth {
-			return span{}, span{}, false, ErrDepth
+			return span{}, false, ErrDepth
 		}
 		i = skipWS(s, i+1) // past '{'
 		if i < len(s) && s[i] == '}' {
 			p.i = i + 1
 			p.depth--
-			return span{}, span{}, false, nil
+			return span{}, false, nil
 		}
 	} else {
 		i = skipWS(s, i)
 		if i >= len(s) {
-			return span{}, span{}, false, ErrSyntax
+			return span{}, false, ErrSyntax
 		}
 		switch s[i] {
 		case ',':
@@ -211,13 +266,13 @@ func (o *objectState) next(p *scanner, s string) (name, value span, ok bool, err
 		case '}':
 			p.i = i + 1
 			p.depth--
-			return span{}, span{}, false, nil
+			return span{}, false, nil
 		default:
-			return span{}, span{}, false, ErrSyntax
+			return span{}, false, ErrSyntax
 		}
 	}
 	if i >= len(s) || s[i] != '"' {
-		return span{}, span{}, false, ErrSyntax
+		return span{}, false, ErrSyntax
 	}
 	// The name: plain ASCII in one loop, anything else by str.
 	j := PlainRun(s, i+1)
@@ -226,32 +281,37 @@ func (o *objectState) next(p *scanner, s string) (name, value span, ok bool, err
 	} else {
 		p.i = i
 		if err := p.str(s); err != nil {
-			return span{}, span{}, false, err
+			return span{}, false, err
 		}
 		name = span{i + 1, p.i - 1}
 	}
 	o.nameEsc = p.esc
 	if err := o.add(s, name, p.esc, p.fold); err != nil {
-		return span{}, span{}, false, err
+		return span{}, false, err
 	}
 	i = skipWS(s, p.i)
 	if i >= len(s) || s[i] != ':' {
-		return span{}, span{}, false, ErrSyntax
+		return span{}, false, ErrSyntax
 	}
-	i = skipWS(s, i+1)
-	// The value: plain strings in one loop, anything else by value.
+	p.i = skipWS(s, i+1)
+	return name, true, nil
+}
+
+// value scans the member's value at p (after nextName).
+func (o *objectState) value(p *scanner, s string) (span, error) {
+	i := p.i
+	// Plain strings in one loop, anything else by value.
 	if i < len(s) && s[i] == '"' {
 		if j := PlainRun(s, i+1); j < len(s) && s[j] == '"' {
 			p.i, o.valEsc = j+1, false
-			return name, span{i, j + 1}, true, nil
+			return span{i, j + 1}, nil
 		}
 	}
-	p.i = i
 	if err := p.value(s); err != nil {
-		return span{}, span{}, false, err
+		return span{}, err
 	}
 	o.valEsc = p.esc && s[i] == '"'
-	return name, span{i, p.i}, true, nil
+	return span{i, p.i}, nil
 }
 
 // skipWS returns the index of the first byte at or after i that is not
