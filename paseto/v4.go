@@ -128,12 +128,23 @@ func encryptV4(key *signet.Key, m, f, i, nonce []byte) (string, error) {
 	p := v4Pool(key)
 	st := p.get()
 	defer p.put(st)
-	// n ‖ c ‖ t are built in the state's scratch; the token is the one
-	// allocation.
-	if cap(st.raw) < rawLen {
-		st.raw = unsafex.MakeNoZero(rawLen)[:rawLen] // n, c and t written whole below
+	var out, raw []byte
+	if rawLen > maxPooledRaw {
+		// A large token is the one buffer: n ‖ c ‖ t are built at its
+		// tail and encoded forward in place. The encoding's end stays
+		// inPlaceGap bytes or more before the next byte it reads.
+		at := len(v4LocalHeader) + b64.EncodedLen(rawLen) - rawLen + inPlaceGap
+		out = unsafex.MakeNoZero(max(tokLen, at+rawLen))
+		raw = out[at : at+rawLen]
+	} else {
+		// n ‖ c ‖ t are built in the state's scratch; the token is the
+		// one allocation.
+		if cap(st.raw) < rawLen {
+			st.raw = unsafex.MakeNoZero(rawLen)[:rawLen] // n, c and t written whole below
+		}
+		raw = st.raw[:rawLen]
+		out = unsafex.MakeNoZero(tokLen)
 	}
-	raw := st.raw[:rawLen]
 	n := raw[:nonceSize]
 	if nonce != nil {
 		copy(n, nonce)
@@ -154,12 +165,17 @@ func encryptV4(key *signet.Key, m, f, i, nonce []byte) (string, error) {
 		return "", err
 	}
 	copy(raw[nonceSize+len(m):], t)
-	tok := assemble(unsafex.MakeNoZero(tokLen), v4LocalHeader, raw, f)
-	if cap(st.raw) > 64<<10 {
-		st.raw = nil // do not keep a huge buffer in the pool
-	}
-	return tok, nil
+	return assemble(out, v4LocalHeader, raw, f), nil
 }
+
+// maxPooledRaw is the largest n ‖ c ‖ t built in a pooled state's
+// scratch; a larger one is built in the token itself (encryptV4).
+const maxPooledRaw = 4 << 10
+
+// inPlaceGap is how far, at least, b64.AppendEncode's writes stay behind
+// its reads when it encodes the tail of its own buffer forward: more than
+// the 16 bytes it writes per step.
+const inPlaceGap = 32
 
 // decryptV4 opens the raw n ‖ c ‖ t of a v4.local token in place and
 // returns the plaintext (a view of raw), or an error wrapping

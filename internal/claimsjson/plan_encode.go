@@ -1,6 +1,7 @@
 package claimsjson
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"github.com/signet-go/signet/internal/unsafex"
@@ -398,6 +399,31 @@ func safeRun(s string, i int) int {
 	return i
 }
 
+// safeCopy is safeRun from the start of s that also copies the bytes it
+// passes into dst (which has room for s), eight bytes at a time: bytes of
+// dst past the run may be written too.
+func safeCopy(dst []byte, s string) int {
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	dst = dst[:len(s)]
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		binary.LittleEndian.PutUint64(dst[i:], x)
+		a := (x | 0x04*lo) ^ 0x26*lo
+		b := (x | 0x02*lo) ^ 0x3e*lo
+		c := x ^ 0x5c*lo
+		m := (x - 0x20*lo) | (a - lo) | (b - lo) | (c - lo)
+		if m = (m | x) & hi; m != 0 {
+			return i + bits.TrailingZeros64(m)/8 // as in safeRun
+		}
+	}
+	for ; i < len(s) && s[i] < utf8.RuneSelf && htmlSafe[s[i]]; i++ {
+		dst[i] = s[i]
+	}
+	return i
+}
+
 // appendString writes s as a JSON string as encoding/json.Marshal does:
 // quotes, backslashes and control characters escaped (\b \f \n \r \t, the
 // rest \u00XX), <, > and & as \u003c \u003e \u0026, U+2028 and U+2029
@@ -413,7 +439,14 @@ func appendString(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
-		i = safeRun(s, i)
+		if i == start && cap(b)-len(b) >= len(s)-i {
+			// Nothing pending: copy as it scans, in one pass.
+			n := safeCopy(b[len(b):cap(b)], s[i:])
+			b, i = b[:len(b)+n], i+n
+			start = i
+		} else {
+			i = safeRun(s, i)
+		}
 		if i >= len(s) {
 			break
 		}

@@ -281,7 +281,20 @@ func TestAppendStringRuns(t *testing.T) {
 				if got := appendString(nil, s); string(got) != string(want) {
 					t.Fatalf("%q: %s, encoding/json %s", s, got, want)
 				}
+				// With room: copied as scanned (safeCopy).
+				if got := appendString(make([]byte, 0, 128), s+c+s); func() bool {
+					w, _ := json.Marshal(s + c + s)
+					return string(got) != string(w)
+				}() {
+					t.Fatalf("%q with room: %s", s+c+s, got)
+				}
 			}
+		}
+		// Long: one growth, then copied as scanned.
+		long := strings.Repeat("x", 1500) + c + strings.Repeat("y", 700) + c + "z"
+		want, _ := json.Marshal(long)
+		if got := appendString([]byte("{"), long); string(got[1:]) != string(want) {
+			t.Fatalf("long %q: wrong encoding", c)
 		}
 	}
 }
