@@ -249,7 +249,7 @@ func readClaims(payload string, c *Claims, at *instants, fold bool, rest *claims
 	}
 	for m.NextName(payload) {
 		name := m.Name(payload)
-		if !registeredName(name) {
+		if !claimcheck.Registered(name) {
 			if claim, ok := claimcheck.Variant(name); ok {
 				return 0, false, claimcheck.VariantError(name, claim)
 			}
@@ -307,15 +307,6 @@ func readClaims(payload string, c *Claims, at *instants, fold bool, rest *claims
 		rest.Done()
 	}
 	return has, fold, nil
-}
-
-// registeredName reports whether name is a registered claim's.
-func registeredName(name string) bool {
-	switch name {
-	case "iss", "sub", "aud", "exp", "nbf", "iat", "jti":
-		return true
-	}
-	return false
 }
 
 // claimDate reads a date claim: as a NumericDate, whole seconds rounded

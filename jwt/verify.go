@@ -73,9 +73,9 @@ func verifyClaims[T any](keys signet.Keys, token string, p *Policy) (T, string, 
 
 // verifyPlan reads and validates the claims of a T that has a
 // claimsjson.Plan: the registered claims as for Claims, the other members
-// by the plan, from the members the claims reader passed over (without
-// encoding/json, and without another scan of a payload of the plain
-// shape).
+// by the plan: as the claims reader meets them, decoded and validated in
+// one pass (claimsjson.Taker), or, for a payload of the plain shape, from
+// the members the reader passed over (without another scan).
 func verifyPlan[T any](plan *claimsjson.Plan, payload string, p *Policy) (T, error) {
 	var c Claims
 	var at instants

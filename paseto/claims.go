@@ -103,20 +103,21 @@ func (c *Claims) normalize() {
 // unique keys), and without a member that differs from a registered claim
 // name only in case. Strings are views of payload.
 func decodeClaims(payload string, c *Claims) (has uint8, err error) {
-	has, _, err = readClaims(payload, c, false, nil)
+	has, _, err = readClaims(payload, c, false, nil, nil)
 	return has, err
 }
 
 // readClaims is decodeClaims; with fold, a payload that leaves the plain
 // shape is also held to the fold rule (jsonx.NewMembersFold), and folded
-// says so.
+// says so. A non-nil take decodes, as they come, the members its Plan
+// takes (in the general path; rest is then left unused).
 //
 // A member whose name is a registered claim's in other case ("AUD",
 // "Exp": claimcheck.Variant) is refused in every path, not only where the
 // caller's type would fold it: encoding/json would hand its value to the
 // caller's field for that claim, unchecked, and a Map or a raw payload
 // can end up there later.
-func readClaims(payload string, c *Claims, fold bool, rest *claimsjson.Rest) (has uint8, folded bool, err error) {
+func readClaims(payload string, c *Claims, fold bool, rest *claimsjson.Rest, take *claimsjson.Taker) (has uint8, folded bool, err error) {
 	// The plain shape has no nested object: a payload with a brace past
 	// its first byte (in a string, at worst) goes straight to the general
 	// path rather than being read twice.
@@ -128,24 +129,38 @@ func readClaims(payload string, c *Claims, fold bool, rest *claimsjson.Rest) (ha
 	*c = Claims{}
 	if rest != nil {
 		// The members the plan decodes, as positions, when the fold rule
-		// is checked on the way (decodeRest then need not check it).
+		// is checked on the way (decodeRest then need not check it) and
+		// no Taker decodes them as they come.
 		rest.Reset()
+		if take != nil {
+			rest = nil
+		}
 	}
 	m := jsonx.NewMembers(payload)
 	if fold {
 		m = jsonx.NewMembersFold(payload)
 	}
-	for m.Next(payload) {
+	for m.NextName(payload) {
 		name := m.Name(payload)
-		if len(name) != 3 {
+		if !claimcheck.Registered(name) {
 			if claim, ok := claimcheck.Variant(name); ok {
 				return 0, false, claimcheck.VariantError(name, claim)
 			}
-			if rest != nil {
+			if take != nil {
+				if taken, err := take.Take(&m, payload, name); err != nil {
+					return 0, false, err
+				} else if taken {
+					continue
+				}
+			}
+			if m.ScanValue(payload) && rest != nil {
 				// An escaped name is a copy, not a view: Add leaves rest unused.
 				rest.Add(payload, name, m.Value(payload))
 			}
 			continue
+		}
+		if !m.ScanValue(payload) {
+			break
 		}
 		ok := true
 		switch name {
@@ -167,13 +182,6 @@ func readClaims(payload string, c *Claims, fold bool, rest *claimsjson.Rest) (ha
 		case "iat":
 			has |= hasIat
 			c.IssuedAt, ok = claimTime(&m, payload)
-		default:
-			if claim, v := claimcheck.Variant(name); v {
-				return 0, false, claimcheck.VariantError(name, claim)
-			}
-			if rest != nil {
-				rest.Add(payload, name, m.Value(payload))
-			}
 		}
 		if !ok {
 			return 0, false, claimTypeError(name)

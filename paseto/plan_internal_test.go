@@ -114,7 +114,7 @@ func TestPlanSameAsSplit(t *testing.T) {
 func claimsSplit[T any](payload string, p Policy) (T, error) {
 	var zero T
 	var c Claims
-	has, folded, err := readClaims(payload, &c, true, nil)
+	has, folded, err := readClaims(payload, &c, true, nil, nil)
 	if err != nil {
 		return zero, err
 	}

@@ -161,7 +161,7 @@ func claimsOf[T any](payload string, p *Policy) (T, error) {
 		}
 	}
 	var c Claims
-	has, folded, err := readClaims(payload, &c, !isClaims && claimsjson.Folds[T, Map](), nil)
+	has, folded, err := readClaims(payload, &c, !isClaims && claimsjson.Folds[T, Map](), nil, nil)
 	if err != nil {
 		return out, err
 	}
@@ -177,13 +177,15 @@ func claimsOf[T any](payload string, p *Policy) (T, error) {
 
 // claimsPlan reads and validates the claims of a T that has a
 // claimsjson.Plan: the registered claims as for Claims, the other members
-// by the plan, from the members the claims reader passed over (without
-// encoding/json, and without another scan of a payload of the plain
-// shape).
+// by the plan: as the claims reader meets them, decoded and validated in
+// one pass (claimsjson.Taker), or, for a payload of the plain shape, from
+// the members the reader passed over (without another scan).
 func claimsPlan[T any](plan *claimsjson.Plan, payload string, p *Policy) (T, error) {
 	var c Claims
 	var rest claimsjson.Rest
-	has, folded, err := readClaims(payload, &c, true, &rest)
+	var out T
+	take := claimsjson.NewTaker(plan, &out)
+	has, folded, err := readClaims(payload, &c, true, &rest, &take)
 	if err != nil {
 		var zero T
 		return zero, err
@@ -192,8 +194,12 @@ func claimsPlan[T any](plan *claimsjson.Plan, payload string, p *Policy) (T, err
 		var zero T
 		return zero, err
 	}
-	if out, ok, err := claimsjson.Fill[T](plan, payload, &rest, folded, &c); ok {
-		return out, err
+	if ok, err := claimsjson.Finish(&take, payload, &rest, folded, &c, &out); ok {
+		if err != nil {
+			var zero T
+			return zero, err
+		}
+		return out, nil
 	}
 	return decodeInto[T](payload, &c, folded)
 }
