@@ -136,10 +136,8 @@ func readClaims(payload string, c *Claims, fold bool, rest *claimsjson.Rest, tak
 			rest = nil
 		}
 	}
-	m := jsonx.NewMembers(payload)
-	if fold {
-		m = jsonx.NewMembersFold(payload)
-	}
+	var m jsonx.Members
+	m.Reset(payload, fold)
 	for m.NextName(payload) {
 		name := m.Name(payload)
 		if !claimcheck.Registered(name) {

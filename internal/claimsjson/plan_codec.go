@@ -28,6 +28,40 @@ type codec struct {
 	// names fold to the same: two members that reach one field are then
 	// two members of one name under the fold rule (see readStruct).
 	distinct bool
+	// slots find a struct's field by its exact name (see fieldIndex).
+	slots *[256]uint8
+}
+
+// Slot values other than a field's index plus one.
+const (
+	slotNone  = 0   // no field's name hashes here
+	slotShare = 255 // two or more do: look at each
+)
+
+// nameSlots indexes fields by the hash of their names (nameSlot); nil
+// when there are 255 fields or more.
+func nameSlots(fields []planField) *[256]uint8 {
+	if len(fields) >= slotShare {
+		return nil
+	}
+	t := new([256]uint8)
+	for k := range fields {
+		h := nameSlot(fields[k].name)
+		if t[h] == slotNone {
+			t[h] = uint8(k + 1)
+		} else {
+			t[h] = slotShare
+		}
+	}
+	return t
+}
+
+// nameSlot hashes a name by its length and its first and last bytes.
+func nameSlot(name string) uint8 {
+	if name == "" {
+		return 0
+	}
+	return uint8(len(name)*31 + int(name[0])*7 + int(name[len(name)-1]))
 }
 
 // foldDistinct reports whether fields are at most 64 and their names
@@ -99,7 +133,7 @@ func (b *builder) codecOf(t reflect.Type) *codec {
 			b.jsonCodec(c)
 			break
 		}
-		c.kind, c.fields, c.distinct = kStruct, fields, foldDistinct(fields)
+		c.kind, c.fields, c.distinct, c.slots = kStruct, fields, foldDistinct(fields), nameSlots(fields)
 	default:
 		b.jsonCodec(c)
 	}

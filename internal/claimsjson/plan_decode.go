@@ -256,6 +256,36 @@ func fieldIndex(fields []planField, name string) int {
 			return k
 		}
 	}
+	return foldIndex(fields, name)
+}
+
+// fieldIndex is fieldIndex for the fields of a struct codec, which finds
+// the field of an exact name through its slots.
+func (c *codec) fieldIndex(name string) int {
+	if c.slots == nil {
+		return fieldIndex(c.fields, name)
+	}
+	switch e := c.slots[nameSlot(name)]; e {
+	case slotNone:
+	case slotShare:
+		fp := nameFingerprint(name)
+		for k := range c.fields {
+			if c.fields[k].fp == fp && c.fields[k].name == name {
+				return k
+			}
+		}
+	default:
+		if c.fields[e-1].name == name {
+			return int(e - 1)
+		}
+	}
+	// No field has this exact name (each is in its slot).
+	return foldIndex(c.fields, name)
+}
+
+// foldIndex is the index of the first field whose name folds to name's,
+// -1 for none.
+func foldIndex(fields []planField, name string) int {
 	for k := range fields {
 		if foldEqual(name, fields[k].fold) {
 			return k

@@ -231,6 +231,9 @@ func (c *codec) readSlice(r *reader, i, depth int, p unsafe.Pointer) int {
 	if s[i] != '[' {
 		return -1
 	}
+	if c.elem.kind == kString {
+		return readStrings(r, i, depth, p)
+	}
 	n, ok := countElems(s[i:])
 	if !ok {
 		return r.invalid(i, depth)
@@ -257,13 +260,65 @@ func (c *codec) readSlice(r *reader, i, depth int, p unsafe.Pointer) int {
 	return j
 }
 
+// readStrings is readSlice for a slice of a string kind: up to eight
+// elements are read onto the stack and copied to a slice of their number,
+// without counting them first.
+func readStrings(r *reader, i, depth int, p unsafe.Pointer) int {
+	j, empty := r.open(i, depth, ']')
+	if j < 0 || empty {
+		if j >= 0 {
+			*(*[]string)(p) = []string{}
+		}
+		return j
+	}
+	var few [8]string
+	var many []string // past eight
+	n := 0
+	for {
+		if j >= len(r.s) {
+			return r.bad(jsonx.ErrSyntax)
+		}
+		var v string
+		switch r.s[j] {
+		case '"':
+			v, j = r.str(j)
+		case 'n':
+			j = r.lit(j, "null") // an empty string, as encoding/json leaves it
+		default:
+			return -1
+		}
+		if j < 0 {
+			return -1
+		}
+		if n < len(few) {
+			few[n] = v
+		} else {
+			if many == nil {
+				many = append(make([]string, 0, 2*len(few)), few[:]...)
+			}
+			many = append(many, v)
+		}
+		n++
+		next, more := r.more(j, ']')
+		if next < 0 {
+			return -1
+		}
+		j = next
+		if !more {
+			break
+		}
+	}
+	if many == nil {
+		many = make([]string, n)
+		copy(many, few[:n])
+	}
+	*(*[]string)(p) = many
+	return j
+}
+
 // readStruct reads the object at s[i] into the struct at p: each member
 // into the field of its name (or, failing that, the first whose name
 // folds to the same), the others validated and passed over.
-//
-// With distinct fields, a member that reaches a field is told from the
-// others by the field alone (seen): a name that reaches none folds to no
-// field's, so only those are compared with each other (names).
 func (c *codec) readStruct(r *reader, i, depth int, p unsafe.Pointer) int {
 	if r.s[i] != '{' {
 		return -1
@@ -272,8 +327,17 @@ func (c *codec) readStruct(r *reader, i, depth int, p unsafe.Pointer) int {
 	if j < 0 || empty {
 		return j
 	}
-	var names jsonx.Names
-	var seen uint64
+	return c.readMembers(r, j, depth, p, 0, nil)
+}
+
+// readMembers reads the members of readStruct's object from s[j] on.
+//
+// With distinct fields, a member that reaches a field is told from the
+// others by the field alone (seen): a name that reaches none folds to no
+// field's, so only those are compared with each other, in names. Without
+// names, readMembers leaves the first such member, and the rest, to
+// readMembersNamed, which has one.
+func (c *codec) readMembers(r *reader, j, depth int, p unsafe.Pointer, seen uint64, names *jsonx.Names) int {
 	for {
 		a, b, esc, v := r.rawName(j)
 		if v < 0 {
@@ -286,13 +350,15 @@ func (c *codec) readStruct(r *reader, i, depth int, p unsafe.Pointer) int {
 				return r.bad(err)
 			}
 		}
-		k := fieldIndex(c.fields, name)
+		k := c.fieldIndex(name)
 		switch {
 		case k >= 0 && c.distinct && r.fold:
 			if seen&(1<<k) != 0 {
 				return r.bad(jsonx.ErrDuplicate)
 			}
 			seen |= 1 << k
+		case names == nil:
+			return c.readMembersNamed(r, j, depth, p, seen)
 		default:
 			if _, err := names.Add(r.s, a, b, esc, r.fold); err != nil {
 				return r.bad(err)
@@ -313,6 +379,15 @@ func (c *codec) readStruct(r *reader, i, depth int, p unsafe.Pointer) int {
 		}
 		j = next
 	}
+}
+
+// readMembersNamed is readMembers with a set of names of its own: made
+// only for an object with a member that reaches no field (on the heap:
+// the reader is recursive), so that the common object, whose members all
+// reach fields, costs no set of names at all.
+func (c *codec) readMembersNamed(r *reader, j, depth int, p unsafe.Pointer, seen uint64) int {
+	var names jsonx.Names
+	return c.readMembers(r, j, depth, p, seen, &names)
 }
 
 // skip validates the value at s[i:] and returns its end.

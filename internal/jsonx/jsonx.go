@@ -79,12 +79,19 @@ type span struct{ a, b int }
 
 // NewMembers starts iterating over the object s.
 func NewMembers(s string) Members {
-	m := Members{p: scanner{}}
+	var m Members
+	m.Reset(s, false)
+	return m
+}
+
+// Reset starts m over on the object s, as NewMembers does, or with fold
+// as NewMembersFold does, in place (a Members is some 600 bytes).
+func (m *Members) Reset(s string, fold bool) {
+	*m = Members{p: scanner{fold: fold}}
 	m.p.ws(s)
 	if m.p.i >= len(s) || s[m.p.i] != '{' {
 		m.err, m.done = ErrSyntax, true
 	}
-	return m
 }
 
 // NewMembersFold is NewMembers that also refuses, at any depth, member
@@ -92,8 +99,8 @@ func NewMembers(s string) Members {
 // bound for encoding/json's case-insensitive field matching needs no
 // second pass.
 func NewMembersFold(s string) Members {
-	m := NewMembers(s)
-	m.p.fold = true
+	var m Members
+	m.Reset(s, true)
 	return m
 }
 
