@@ -246,6 +246,7 @@ func newPlan(t reflect.Type, claims reflect.Type) *Plan {
 	if !ok {
 		return nil
 	}
+	b.setBlocks()
 	p.fields, p.off = fields, skipped[0]
 	return p
 }

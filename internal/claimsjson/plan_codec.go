@@ -2,6 +2,7 @@ package claimsjson
 
 import (
 	"reflect"
+	"strconv"
 	"unsafe"
 )
 
@@ -30,6 +31,67 @@ type codec struct {
 	distinct bool
 	// slots find a struct's field by its exact name (see fieldIndex).
 	slots *[256]uint8
+	// block, for a pointer to a struct, is what the reader allocates for
+	// it: the struct and the structs its pointer fields point to, in one
+	// allocation (see blockOf).
+	block *ptrBlock
+}
+
+// ptrBlock is a struct allocated with the structs that its pointer
+// fields point to: typ is struct{M S; K0 A; K1 B; ...}, and kid[k] the
+// offset in it of field k's struct, 0 for a field without one.
+type ptrBlock struct {
+	typ reflect.Type
+	kid []uintptr
+}
+
+// maxBlock bounds a ptrBlock: the structs of fields a payload leaves out
+// are allocated all the same, and live as long as the rest.
+const maxBlock = 512
+
+// setBlocks gives every pointer-to-struct codec b made its block.
+func (b *builder) setBlocks() {
+	for _, c := range b.codecs {
+		if c.kind == kPtr && c.elem.kind == kStruct {
+			c.block = blockOf(c)
+		}
+	}
+}
+
+// blockOf works out the block of c, a pointer to a struct S: S and, for
+// each pointer field of S to another struct (not S), that struct; nil
+// when S has none, or the block would be larger than maxBlock.
+func blockOf(c *codec) (blk *ptrBlock) {
+	st := c.typ.Elem()
+	fields := []reflect.StructField{{Name: "M", Type: st}}
+	var which []int
+	size := st.Size()
+	for k, f := range c.elem.fields {
+		if f.c.kind != kPtr || f.c.elem.kind != kStruct {
+			continue
+		}
+		kt := f.c.typ.Elem()
+		if kt == st || size+kt.Size() > maxBlock {
+			continue
+		}
+		size += kt.Size()
+		fields = append(fields, reflect.StructField{Name: "K" + strconv.Itoa(k), Type: kt})
+		which = append(which, k)
+	}
+	if len(which) == 0 {
+		return nil
+	}
+	defer func() {
+		if recover() != nil {
+			blk = nil // a struct reflect.StructOf cannot make: no block
+		}
+	}()
+	bt := reflect.StructOf(fields)
+	blk = &ptrBlock{typ: bt, kid: make([]uintptr, len(c.elem.fields))}
+	for n, k := range which {
+		blk.kid[k] = bt.Field(n + 1).Offset
+	}
+	return blk
 }
 
 // Slot values other than a field's index plus one.

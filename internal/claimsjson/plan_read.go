@@ -184,7 +184,7 @@ func (c *codec) read(r *reader, i, depth int, p unsafe.Pointer) int {
 	case kSlice:
 		return c.readSlice(r, i, depth, p)
 	case kStruct:
-		return c.readStruct(r, i, depth, p)
+		return c.readStructIn(r, i, depth, p, nil)
 	case kMap:
 		return readMap(r, i, depth, p)
 	case kMapAny:
@@ -197,6 +197,17 @@ func (c *codec) read(r *reader, i, depth int, p unsafe.Pointer) int {
 		}
 		return end
 	case kPtr:
+		if c.block != nil {
+			if ch != '{' {
+				return -1
+			}
+			v := reflect.New(c.block.typ).UnsafePointer() // the struct first
+			end := c.elem.readStructIn(r, i, depth, v, c.block.kid)
+			if end >= 0 {
+				*(*unsafe.Pointer)(p) = v
+			}
+			return end
+		}
 		v := reflect.New(c.typ.Elem()).UnsafePointer()
 		end := c.elem.read(r, i, depth, v)
 		if end >= 0 {
@@ -316,10 +327,13 @@ func readStrings(r *reader, i, depth int, p unsafe.Pointer) int {
 	return j
 }
 
-// readStruct reads the object at s[i] into the struct at p: each member
+// readStructIn reads the object at s[i] into the struct at p: each member
 // into the field of its name (or, failing that, the first whose name
 // folds to the same), the others validated and passed over.
-func (c *codec) readStruct(r *reader, i, depth int, p unsafe.Pointer) int {
+//
+// With kid (a ptrBlock's, p being the block), a pointer field k with
+// kid[k] set points, unless null, to the struct at p + kid[k].
+func (c *codec) readStructIn(r *reader, i, depth int, p unsafe.Pointer, kid []uintptr) int {
 	if r.s[i] != '{' {
 		return -1
 	}
@@ -327,17 +341,17 @@ func (c *codec) readStruct(r *reader, i, depth int, p unsafe.Pointer) int {
 	if j < 0 || empty {
 		return j
 	}
-	return c.readMembers(r, j, depth, p, 0, nil)
+	return c.readMembers(r, j, depth, p, kid, 0, nil)
 }
 
-// readMembers reads the members of readStruct's object from s[j] on.
+// readMembers reads the members of readStructIn's object from s[j] on.
 //
 // With distinct fields, a member that reaches a field is told from the
 // others by the field alone (seen): a name that reaches none folds to no
 // field's, so only those are compared with each other, in names. Without
 // names, readMembers leaves the first such member, and the rest, to
 // readMembersNamed, which has one.
-func (c *codec) readMembers(r *reader, j, depth int, p unsafe.Pointer, seen uint64, names *jsonx.Names) int {
+func (c *codec) readMembers(r *reader, j, depth int, p unsafe.Pointer, kid []uintptr, seen uint64, names *jsonx.Names) int {
 	for {
 		a, b, esc, v := r.rawName(j)
 		if v < 0 {
@@ -358,7 +372,7 @@ func (c *codec) readMembers(r *reader, j, depth int, p unsafe.Pointer, seen uint
 			}
 			seen |= 1 << k
 		case names == nil:
-			return c.readMembersNamed(r, j, depth, p, seen)
+			return c.readMembersNamed(r, j, depth, p, kid, seen)
 		default:
 			if _, err := names.Add(r.s, a, b, esc, r.fold); err != nil {
 				return r.bad(err)
@@ -366,7 +380,15 @@ func (c *codec) readMembers(r *reader, j, depth int, p unsafe.Pointer, seen uint
 		}
 		if k >= 0 {
 			f := &c.fields[k]
-			v = f.c.read(r, v, depth+1, unsafe.Add(p, f.off))
+			if kid != nil && kid[k] != 0 && v < len(r.s) && r.s[v] != 'n' {
+				// Into the block, which the field then points to.
+				at := unsafe.Add(p, kid[k])
+				if v = f.c.elem.read(r, v, depth+1, at); v >= 0 {
+					*(*unsafe.Pointer)(unsafe.Add(p, f.off)) = at
+				}
+			} else {
+				v = f.c.read(r, v, depth+1, unsafe.Add(p, f.off))
+			}
 		} else {
 			v = r.skip(v, depth+1)
 		}
@@ -385,9 +407,9 @@ func (c *codec) readMembers(r *reader, j, depth int, p unsafe.Pointer, seen uint
 // only for an object with a member that reaches no field (on the heap:
 // the reader is recursive), so that the common object, whose members all
 // reach fields, costs no set of names at all.
-func (c *codec) readMembersNamed(r *reader, j, depth int, p unsafe.Pointer, seen uint64) int {
+func (c *codec) readMembersNamed(r *reader, j, depth int, p unsafe.Pointer, kid []uintptr, seen uint64) int {
 	var names jsonx.Names
-	return c.readMembers(r, j, depth, p, seen, &names)
+	return c.readMembers(r, j, depth, p, kid, seen, &names)
 }
 
 // skip validates the value at s[i:] and returns its end.
