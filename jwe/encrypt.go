@@ -92,6 +92,13 @@ func encrypt(key *signet.Key, pt []byte, cty string, o *Options) (string, error)
 	if err != nil {
 		return "", err
 	}
+	return st.encrypt(key.KeyID(), pt, cty, o, rand.Reader)
+}
+
+// encrypt is encrypt with the key's state; rnd gives the CEK and the IVs
+// (crypto/rand, or in tests the values of a published example).
+func (st *keyState) encrypt(kid string, pt []byte, cty string, o *Options, rnd io.Reader) (string, error) {
+	var err error
 	var hb [512]byte
 	var hdr []byte   // the encoded header, when cached
 	var hjson []byte // else the header's JSON
@@ -99,21 +106,21 @@ func encrypt(key *signet.Key, pt []byte, cty string, o *Options) (string, error)
 	var ek []byte
 	if st.km.kind == kindDir || st.km.kind == kindKW || st.km.kind == kindRSA {
 		if cty == "" {
-			hdr = st.staticHeader(key.KeyID())
+			hdr = st.staticHeader(kid)
 		} else {
-			hjson = append(appendHeaderStart(hb[:0], st, key.KeyID(), cty), '}')
+			hjson = append(appendHeaderStart(hb[:0], st, kid, cty), '}')
 		}
 		if st.km.kind == kindDir {
 			ck = st.dir
-		} else if ck, ek, _, err = st.wrapNew(nil, o); err != nil {
+		} else if ck, ek, _, err = st.wrapNew(nil, o, rnd); err != nil {
 			return "", err
 		}
 	} else {
 		var extra []byte
-		if ck, ek, extra, err = st.wrapNew(hb[:0], o); err != nil {
+		if ck, ek, extra, err = st.wrapNew(hb[:0], o, rnd); err != nil {
 			return "", err
 		}
-		hjson = append(appendHeaderStart(make([]byte, 0, 128+len(extra)), st, key.KeyID(), cty), extra...)
+		hjson = append(appendHeaderStart(make([]byte, 0, 128+len(extra)), st, kid, cty), extra...)
 		hjson = append(hjson, '}')
 	}
 	c := st.ce
@@ -126,7 +133,7 @@ func encrypt(key *signet.Key, pt []byte, cty string, o *Options) (string, error)
 	rawLen := c.ivSize + ctLen + c.tagSize
 	out := unsafex.MakeNoZero(n + rawLen)
 	raw := out[n : n+rawLen]
-	if _, err := io.ReadFull(rand.Reader, raw[:c.ivSize]); err != nil {
+	if _, err := io.ReadFull(rnd, raw[:c.ivSize]); err != nil {
 		return "", fmt.Errorf("jwe: iv: %w", err)
 	}
 	copy(raw[c.ivSize:], pt)
@@ -151,12 +158,12 @@ func encrypt(key *signet.Key, pt []byte, cty string, o *Options) (string, error)
 // does not use its own (all but dir): a random CEK wrapped for the
 // recipient (ek), or for ECDH-ES the agreed one. The header members it
 // needs (epk, iv and tag, p2s and p2c) are appended to extra.
-func (st *keyState) wrapNew(extra []byte, o *Options) (ck *contentKey, ek, _ []byte, err error) {
+func (st *keyState) wrapNew(extra []byte, o *Options, rnd io.Reader) (ck *contentKey, ek, _ []byte, err error) {
 	c := st.ce
 	cek := make([]byte, c.cekSize)
 	defer clear(cek)
 	if st.km.kind != kindECDH {
-		if _, err := io.ReadFull(rand.Reader, cek); err != nil {
+		if _, err := io.ReadFull(rnd, cek); err != nil {
 			return nil, nil, nil, fmt.Errorf("jwe: CEK: %w", err)
 		}
 	}
@@ -165,7 +172,7 @@ func (st *keyState) wrapNew(extra []byte, o *Options) (ck *contentKey, ek, _ []b
 		ek = kwWrap(make([]byte, 0, len(cek)+8), st.kek, cek)
 	case kindGCMKW:
 		iv := make([]byte, 12, 12+len(cek)+16)
-		if _, err := io.ReadFull(rand.Reader, iv); err != nil {
+		if _, err := io.ReadFull(rnd, iv); err != nil {
 			return nil, nil, nil, fmt.Errorf("jwe: iv: %w", err)
 		}
 		sealed := st.kekGCM.Seal(iv[12:], iv, cek, nil)
@@ -176,7 +183,7 @@ func (st *keyState) wrapNew(extra []byte, o *Options) (ck *contentKey, ek, _ []b
 		extra = b64.AppendEncode(extra, sealed[len(cek):])
 		extra = append(extra, '"')
 	case kindECDH, kindECDHKW:
-		eph, err := st.ecPub.Curve().GenerateKey(rand.Reader)
+		eph, err := st.ecPub.Curve().GenerateKey(rnd)
 		if err != nil {
 			return nil, nil, nil, fmt.Errorf("jwe: ECDH-ES ephemeral key: %w", err)
 		}
@@ -196,13 +203,13 @@ func (st *keyState) wrapNew(extra []byte, o *Options) (ck *contentKey, ek, _ []b
 		}
 		ek = kwWrap(make([]byte, 0, len(cek)+8), kek, cek)
 	case kindRSA:
-		ek, err = rsa.EncryptOAEP(st.km.hash.New(), rand.Reader, st.rsaPub, cek, nil)
+		ek, err = rsa.EncryptOAEP(st.km.hash.New(), rnd, st.rsaPub, cek, nil)
 		if err != nil {
 			return nil, nil, nil, fmt.Errorf("jwe: %s: %w", st.km.alg, err)
 		}
 	case kindPBES2:
 		var salt [16]byte
-		if _, err := io.ReadFull(rand.Reader, salt[:]); err != nil {
+		if _, err := io.ReadFull(rnd, salt[:]); err != nil {
 			return nil, nil, nil, fmt.Errorf("jwe: p2s: %w", err)
 		}
 		count := o.pbes2Count()
