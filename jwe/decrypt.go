@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/signet-go/signet"
 	"github.com/signet-go/signet/internal/b64"
@@ -80,9 +81,9 @@ type decrypted struct {
 	hdr    Header // when asked for: copies, not views of the token
 }
 
-// decrypt checks and decrypts token; with header, the result carries the
+// decrypt checks and decrypts token; with wantHeader, the result carries the
 // Header, with copies of the header's strings.
-func decrypt(keys signet.Keys, token string, p *Policy, header bool) ([]byte, decrypted, error) {
+func decrypt(keys signet.Keys, token string, p *Policy, wantHeader bool) ([]byte, decrypted, error) {
 	max := p.MaxSize
 	switch {
 	case max == 0:
@@ -114,14 +115,20 @@ func decrypt(keys signet.Keys, token string, p *Policy, header bool) ([]byte, de
 		return nil, decrypted{}, fmt.Errorf("%w: empty header, iv or tag", signet.ErrMalformed)
 	}
 
+	var h header
 	var hbuf [512]byte
-	hb, err := decodeSegment(hbuf[:0], hs, "header")
-	if err != nil {
-		return nil, decrypted{}, err
-	}
-	h, err := parseHeader(unsafex.String(hb)) // hb is not written again
-	if err != nil {
-		return nil, decrypted{}, err
+	if k, ok := keys.(*signet.Key); ok && isOwnHeader(k, hs) {
+		// Byte for byte the header this key's Encrypt writes: what
+		// parsing it would give is known.
+		h = header{alg: string(k.Algorithm()), enc: string(k.Encryption()), kid: k.KeyID()}
+	} else {
+		hb, err := decodeSegment(hbuf[:0], hs, "header")
+		if err != nil {
+			return nil, decrypted{}, err
+		}
+		if h, err = parseHeader(unsafex.String(hb)); err != nil { // hb is not written again
+			return nil, decrypted{}, err
+		}
 	}
 	if err := checkType(p.Type, h.typ); err != nil {
 		return nil, decrypted{}, err
@@ -215,13 +222,28 @@ func decrypt(keys signet.Keys, token string, p *Policy, header bool) ([]byte, de
 		var pt []byte
 		if pt, err = ck.open(ct, iv, tag, aad); err == nil {
 			d := decrypted{nested: sameType(h.cty, "JWT")}
-			if header {
+			if wantHeader {
 				d.hdr = Header{Algorithm: m.alg, Encryption: c.enc, KeyID: strings.Clone(h.kid), Type: intern(h.typ), ContentType: intern(h.cty)}
 			}
 			return pt, d, nil
 		}
 	}
 	return nil, decrypted{}, err
+}
+
+// isOwnHeader reports whether hs is the encoded static header key's
+// Encrypt writes (dir, A*KW, RSA-OAEP-256 keys), with a key ID that
+// parsing gives back unchanged.
+func isOwnHeader(k *signet.Key, hs string) bool {
+	if !k.Algorithm().IsJWE() {
+		return false
+	}
+	st := stateOf(k)
+	if st.err != nil || (st.km.kind != kindDir && st.km.kind != kindKW && st.km.kind != kindRSA) {
+		return false
+	}
+	kid := k.KeyID()
+	return utf8.ValidString(kid) && hs == string(st.staticHeader(kid))
 }
 
 // isFatal reports whether err is about the token, not the key tried: no

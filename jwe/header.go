@@ -248,7 +248,7 @@ func parseEPK(raw string, st *keyState) (*ecdh.PublicKey, error) {
 		return pub, nil
 	}
 	if kty != "EC" || !hasY {
-		return nil, fmt.Errorf("%w: %s epk must be an EC key with x and y", signet.ErrMalformed, crv)
+		return nil, fmt.Errorf("%w: %s epk must be an EC key with x and y", signet.ErrMalformed, st.crv)
 	}
 	pt[0] = 4
 	if err := decodeExact(pt[1:1+size], x, "epk x"); err != nil {
@@ -260,7 +260,7 @@ func parseEPK(raw string, st *keyState) (*ecdh.PublicKey, error) {
 	pub, err := st.ecPub.Curve().NewPublicKey(pt[:1+2*size])
 	if err != nil {
 		// Off the curve (the invalid-curve attack), or the identity.
-		return nil, fmt.Errorf("%w: epk is not a point of %s: %v", signet.ErrWeakKey, crv, err)
+		return nil, fmt.Errorf("%w: epk is not a point of %s: %v", signet.ErrWeakKey, st.crv, err)
 	}
 	return pub, nil
 }

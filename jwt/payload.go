@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"unsafe"
 
+	"github.com/signet-go/signet/internal/claimcheck"
 	"github.com/signet-go/signet/internal/claimsjson"
 	"github.com/signet-go/signet/internal/unsafex"
 )
@@ -18,43 +19,61 @@ func AppendClaims[T any](dst []byte, claims T, opts ...Options) ([]byte, error) 
 		return dst, err
 	}
 	if c, ok := any(&claims).(*Claims); ok {
-		if err := issueDefaults(c, &o); err != nil { // c is a copy
+		// c is AppendClaims' copy.
+		if err := issueDefaults(c, &o); err != nil {
 			return dst, err
 		}
 		return c.appendJSON(dst), nil
 	}
 	if t := reflect.TypeFor[T](); t.Kind() == reflect.Struct {
+		// As Sign: the branches take claims by value, so that its
+		// address does not escape and claims stays on the stack.
 		if plan, can := split.Lookup(t); plan != nil {
-			v := unsafe.Pointer(&claims)
-			reg := *(*Claims)(plan.Registered(v))
-			if err := issueDefaults(&reg, &o); err != nil {
-				return dst, err
-			}
-			return plan.Append(reg.appendJSON(dst), v)
+			return appendPlan(dst, plan, claims, &o)
 		} else if can {
-			rc := any(&claims).(registeredClaims).registered()
-			reg := *rc
-			*rc = Claims{}
-			if err := issueDefaults(&reg, &o); err != nil {
-				return dst, err
-			}
-			rest, err := claimsjson.Object(claims)
-			if err != nil {
-				return dst, err
-			}
-			return claimsjson.Join(reg.appendJSON(dst), rest), nil
+			return appendEmbedded(dst, claims, &o)
 		}
 	}
+	return appendOther(dst, claims, &o)
+}
+
+// appendPlan is signPlan's payload.
+func appendPlan[T any](dst []byte, plan *claimsjson.Plan, claims T, o *claimcheck.Issue) ([]byte, error) {
+	v := unsafe.Pointer(&claims)
+	reg := *(*Claims)(plan.Registered(v))
+	if err := issueDefaults(&reg, o); err != nil {
+		return dst, err
+	}
+	return plan.Append(reg.appendJSON(dst), v)
+}
+
+// appendEmbedded is signEmbedded's payload.
+func appendEmbedded[T any](dst []byte, claims T, o *claimcheck.Issue) ([]byte, error) {
+	rc := any(&claims).(registeredClaims).registered()
+	reg := *rc
+	*rc = Claims{} // claims is a copy: the caller's value is not touched
+	if err := issueDefaults(&reg, o); err != nil {
+		return dst, err
+	}
+	rest, err := claimsjson.Object(claims)
+	if err != nil {
+		return dst, err
+	}
+	return claimsjson.Join(reg.appendJSON(dst), rest), nil
+}
+
+// appendOther is Sign's payload for other types.
+func appendOther[T any](dst []byte, claims T, o *claimcheck.Issue) ([]byte, error) {
 	payload, err := claimsjson.Object(claims)
 	if err != nil {
 		return dst, err
 	}
 	var c Claims
-	has, err := decodeClaims(unsafex.String(payload), &c)
+	has, err := decodeClaims(unsafex.String(payload), &c) // read before payload is appended to
 	if err != nil {
 		return dst, err
 	}
-	if payload, err = addDefaults(payload, has, &o); err != nil {
+	if payload, err = addDefaults(payload, has, o); err != nil {
 		return dst, err
 	}
 	return append(dst, payload...), nil
