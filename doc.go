@@ -2,7 +2,7 @@
 // (package jwt, keys also as JWK in package jwk), JWE (package jwe),
 // PASETO v3 and v4
 // (package paseto, keys also as PASERK in package paserk) and HTTP Message
-// Signatures, RFC 9421 (package httpsig). One Key type serves all three.
+// Signatures, RFC 9421 (package httpsig). One Key type serves them all.
 //
 // # Keys are bound to one algorithm
 //

@@ -237,6 +237,23 @@ func BenchmarkRatio(b *testing.B) {
 			}
 		})
 	})
+	// The same without the claims: the JWE layer alone over the bytes.
+	b.Run(dir.name+"/EncryptBytes", func(b *testing.B) {
+		f := newDirFloor(b, dir.key, dir.tok)
+		ratio.Run(b, f.seal, func() {
+			if _, err := EncryptBytes(dir.key, f.pt, ""); err != nil {
+				b.Fatal(err)
+			}
+		})
+	})
+	b.Run(dir.name+"/DecryptBytes", func(b *testing.B) {
+		f := newDirFloor(b, dir.key, dir.tok)
+		ratio.Run(b, f.open, func() {
+			if _, _, err := DecryptBytes(dir.key, dir.tok, Policy{}); err != nil {
+				b.Fatal(err)
+			}
+		})
+	})
 	b.Run(ec.name+"/Encrypt", func(b *testing.B) {
 		f := newECDHFloor(b, ec.tok)
 		ratio.Run(b, f.encrypt, func() {
