@@ -82,7 +82,8 @@ func jwkMaterial(t testing.TB, k map[string]string) any {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if pk.PublicKey.X.Cmp(bigOf(t, k["x"])) != 0 || pk.PublicKey.Y.Cmp(bigOf(t, k["y"])) != 0 {
+		pub, err := pk.PublicKey.Bytes()
+		if err != nil || !bytes.Equal(pub, append(append([]byte{4}, unb64(t, k["x"])...), unb64(t, k["y"])...)) {
 			t.Fatal("d does not give (x, y)")
 		}
 		return pk
