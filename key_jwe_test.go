@@ -177,3 +177,50 @@ func TestEncryptionKeySelect(t *testing.T) {
 		t.Fatalf("%v", err)
 	}
 }
+
+// JWE keys go to PEM and back: RSA-OAEP-256, ECDH on P-256, P-384 and
+// X25519, private and public; secrets have no PEM form.
+func TestEncryptionKeyPEM(t *testing.T) {
+	x, _ := ecdh.X25519().GenerateKey(rand.Reader)
+	p384, _ := ecdh.P384().GenerateKey(rand.Reader)
+	rk, _ := rsa.GenerateKey(rand.Reader, 2048)
+	for _, c := range []struct {
+		alg signet.Algorithm
+		m   any
+	}{{signet.ECDHES, x}, {signet.ECDHESA256KW, p384}, {signet.RSAOAEP256, rk}} {
+		k, err := signet.NewEncryptionKey(c.alg, signet.A256GCM, c.m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pub, _ := k.Public()
+		for _, kk := range []*signet.Key{k, pub} {
+			data, err := signet.MarshalPEM(kk)
+			if err != nil {
+				t.Fatalf("%s: %v", c.alg, err)
+			}
+			back, err := signet.ParseEncryptionPEMWithID(data, c.alg, signet.A256GCM, "k")
+			if err != nil || !back.Equal(kk) || back.KeyID() != "k" {
+				t.Fatalf("%s: %v", c.alg, err)
+			}
+			// ParsePEM (for signing keys) refuses them.
+			if _, err := signet.ParsePEM(data, c.alg); err == nil {
+				t.Fatalf("%s: ParsePEM made a JWE key", c.alg)
+			}
+		}
+	}
+	d, _ := signet.GenerateEncryptionKey(signet.Dir, signet.A256GCM)
+	if _, err := signet.MarshalPEM(d); !errors.Is(err, signet.ErrKeyUsage) {
+		t.Fatalf("dir key PEM: %v", err)
+	}
+	es, _ := signet.GenerateKey(signet.ES256)
+	data, _ := signet.MarshalPEM(es)
+	if _, err := signet.ParseEncryptionPEM(data, signet.A128KW, signet.A256GCM); !errors.Is(err, signet.ErrKeyUsage) {
+		t.Fatalf("A128KW from PEM: %v", err)
+	}
+	if _, err := signet.ParseEncryptionPEM(data, signet.RSAOAEP256, signet.A256GCM); !errors.Is(err, signet.ErrAlgorithmMismatch) {
+		t.Fatalf("EC key for RSA-OAEP-256: %v", err)
+	}
+	if k, err := signet.ParseEncryptionPEM(data, signet.ECDHES, signet.A256GCM); err != nil || k.Algorithm() != signet.ECDHES {
+		t.Fatalf("an ES256 key's PEM for ECDH-ES: %v", err)
+	}
+}
