@@ -292,6 +292,16 @@ func TestKeySetSelection(t *testing.T) {
 			t.Fatalf("%s: %q %v", k.Encryption(), pt, err)
 		}
 	}
+	// Two keys for the same alg and enc, without IDs: the first fails (its
+	// GCM open clears the buffer), the second must still see the token.
+	c := mustEncKey(t, signet.Dir, signet.A256GCM, secretOf(33)[1:])
+	two, _ := signet.NewKeySet(b, c)
+	for _, k := range []*signet.Key{b, c} {
+		tok, _ := jwe.EncryptBytes(k, []byte("hi"), "")
+		if pt, _, err := jwe.DecryptBytes(two, tok, jwe.Policy{}); err != nil || string(pt) != "hi" {
+			t.Fatalf("two candidates: %q %v", pt, err)
+		}
+	}
 	named, _ := signet.NewKeySet(a.WithKeyID("a"), b.WithKeyID("b"))
 	tok, _ := jwe.EncryptBytes(b.WithKeyID("a"), []byte("hi"), "") // kid a names the A128GCM key
 	if _, _, err := jwe.DecryptBytes(named, tok, jwe.Policy{}); !errors.Is(err, signet.ErrAlgorithmMismatch) {
