@@ -93,8 +93,8 @@ func ParseEncryptionKeyFor(data []byte, alg signet.Algorithm, enc signet.Encrypt
 		if !isECDH(alg) {
 			return nil, mismatch(kty, alg)
 		}
-		crv, err := m.need("crv")
-		if err != nil {
+		var crv string
+		if crv, err = m.need("crv"); err != nil {
 			return nil, err
 		}
 		var want kind

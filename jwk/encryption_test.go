@@ -141,6 +141,8 @@ func TestEncryptionKeyRefusals(t *testing.T) {
 		{"oct for ECDH-ES", `{"kty":"oct","k":"` + enc(make([]byte, 32)) + `","alg":"ECDH-ES"}`, signet.ErrAlgorithmMismatch},
 		{"EC for A128KW", `{"kty":"EC","crv":"P-256","x":"AA","y":"AA","alg":"A128KW"}`, signet.ErrAlgorithmMismatch},
 		{"dir of the wrong size", `{"kty":"oct","k":"` + enc(make([]byte, 16)) + `","alg":"dir"}`, signet.ErrWeakKey},
+		{"P-256 point off the curve", `{"kty":"EC","crv":"P-256","x":"` + enc(make([]byte, 32)) + `","y":"` + enc(append(make([]byte, 31), 1)) + `","alg":"ECDH-ES"}`, signet.ErrWeakKey},
+		{"P-256 x of 31 bytes", `{"kty":"EC","crv":"P-256","x":"` + enc(make([]byte, 31)) + `","y":"` + enc(make([]byte, 32)) + `","alg":"ECDH-ES"}`, signet.ErrMalformed},
 		{"P-521 for ECDH-ES", `{"kty":"EC","crv":"P-521","x":"AA","y":"AA","alg":"ECDH-ES"}`, signet.ErrUnsupported},
 		{"Ed25519 for ECDH-ES", `{"kty":"OKP","crv":"Ed25519","x":"` + enc(make([]byte, 32)) + `","alg":"ECDH-ES"}`, signet.ErrUnsupported},
 		{"X25519 of small order", `{"kty":"OKP","crv":"X25519","x":"` + enc(make([]byte, 32)) + `","alg":"ECDH-ES"}`, signet.ErrWeakKey},
