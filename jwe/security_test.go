@@ -3,6 +3,7 @@ package jwe_test
 import (
 	"crypto/ecdh"
 	"crypto/rand"
+	"crypto/rsa"
 	"encoding/base64"
 	"errors"
 	"strings"
@@ -240,6 +241,10 @@ func TestKeyModelRefusals(t *testing.T) {
 	x, _ := ecdh.X25519().GenerateKey(rand.Reader)
 	smallOrder, _ := ecdh.X25519().NewPublicKey(make([]byte, 32))
 	jws, _ := signet.GenerateKey(signet.ES256)
+	rsa1024, err := rsa.GenerateKey(rand.Reader, 1024)
+	if err != nil {
+		t.Fatal(err)
+	}
 	oaep, err := signet.NewEncryptionKey(signet.RSAOAEP, signet.A256GCM, rsaKey())
 	if err != nil {
 		t.Fatal(err)
@@ -249,6 +254,7 @@ func TestKeyModelRefusals(t *testing.T) {
 		err  error
 		want error
 	}{
+		{"RSA-1024 for RSA-OAEP-256", second(signet.NewEncryptionKey(signet.RSAOAEP256, signet.A128GCM, &rsa1024.PublicKey)), signet.ErrWeakKey},
 		{"dir key of the wrong size", second(signet.NewEncryptionKey(signet.Dir, signet.A256GCM, secretOf(16))), signet.ErrWeakKey},
 		{"dir CBC key of the GCM size", second(signet.NewEncryptionKey(signet.Dir, signet.A256CBCHS512, secretOf(32))), signet.ErrWeakKey},
 		{"A256KW key of 16 bytes", second(signet.NewEncryptionKey(signet.A256KW, signet.A128GCM, secretOf(16))), signet.ErrWeakKey},
