@@ -144,7 +144,7 @@ bench:
 
 ## ratio: signet/floor ratios, interleaved in one run, pinned to one core (jwt, paseto, httpsig).
 ratio:
-	@for pkg in jwt paseto httpsig; do \
+	@for pkg in jwt paseto httpsig jwe; do \
 		$(GO) test -c -o $(BIN)/$$pkg.test ./$$pkg || exit 1; \
 		echo "== $$pkg"; \
 		$$(command -v taskset >/dev/null && echo taskset -c 1) $(BIN)/$$pkg.test -test.run '^$$' -test.bench 'Ratio' -test.benchtime 2s -test.count 3 -test.cpu 1 || exit 1; \

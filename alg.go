@@ -66,6 +66,12 @@ const (
 	famECDSA
 	famEd25519
 	famLocal // PASETO local: a 32-byte symmetric key, no Sign or Verify
+	// The JWE key-management families (alg_jwe.go): no Sign or Verify either.
+	famDir     // the content-encryption key itself
+	famAESKW   // an AES key-wrapping key (A*KW, A*GCMKW)
+	famECDH    // an ECDH key (P-256, P-384, X25519)
+	famRSAOAEP // an RSA key for RSAES-OAEP
+	famPBES2   // a password
 )
 
 // spec is the fixed description of an algorithm.
@@ -78,6 +84,7 @@ type spec struct {
 	minKey  int            // HMAC: minimum secret bytes
 	order   []byte         // ECDSA: the curve order n, big-endian, sigSize/2 bytes
 	invalid error          // ErrSignatureInvalid with the algorithm named, made once
+	enc     Encryption     // JWE keys: the content encryption (alg_jwe.go)
 }
 
 func init() {
@@ -124,12 +131,16 @@ func lookup(alg Algorithm) (*spec, error) {
 			return &specs[i], nil
 		}
 	}
+	if sp := jweSpec(alg); sp != nil {
+		return sp, nil
+	}
 	return nil, fmt.Errorf("%w: algorithm %q", ErrUnsupported, string(alg))
 }
 
-// Algorithms lists every algorithm signet can bind a key to, in a fixed
-// order: the JWS algorithms, the PASETO ones, then the HTTP Message
-// Signatures ones.
+// Algorithms lists every algorithm NewKey and GenerateKey bind a key to,
+// in a fixed order: the JWS algorithms, the PASETO ones, then the HTTP
+// Message Signatures ones. The JWE key-management algorithms, whose keys
+// NewEncryptionKey makes, are listed by JWEAlgorithms.
 func Algorithms() []Algorithm {
 	out := make([]Algorithm, len(specs))
 	for i := range specs {
@@ -163,8 +174,9 @@ func (a Algorithm) IsHTTPSig() bool {
 	return false
 }
 
-// ParseAlgorithm returns the Algorithm named s, or an error wrapping
-// ErrUnsupported. The name "none" is never an algorithm.
+// ParseAlgorithm returns the Algorithm named s (one of Algorithms or of
+// JWEAlgorithms), or an error wrapping ErrUnsupported. The name "none" is
+// never an algorithm, nor is "RSA1_5".
 func ParseAlgorithm(s string) (Algorithm, error) {
 	sp, err := lookup(Algorithm(s))
 	if err != nil {
@@ -173,10 +185,18 @@ func ParseAlgorithm(s string) (Algorithm, error) {
 	return sp.name, nil
 }
 
-// Symmetric reports whether alg uses a shared secret (HMAC, PASETO local).
+// Symmetric reports whether alg uses a shared secret (HMAC, PASETO local,
+// JWE dir, AES key wrap and PBES2).
 func (a Algorithm) Symmetric() bool {
 	sp, err := lookup(a)
-	return err == nil && (sp.family == famHMAC || sp.family == famLocal)
+	if err != nil {
+		return false
+	}
+	switch sp.family {
+	case famHMAC, famLocal, famDir, famAESKW, famPBES2:
+		return true
+	}
+	return false
 }
 
 // String returns the algorithm's registered name.

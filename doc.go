@@ -1,7 +1,8 @@
 // Package signet is the key model shared by signet's formats: JWT/JWS
-// (package jwt, keys also as JWK in package jwk), PASETO v3 and v4
+// (package jwt, keys also as JWK in package jwk), JWE (package jwe),
+// PASETO v3 and v4
 // (package paseto, keys also as PASERK in package paserk) and HTTP Message
-// Signatures, RFC 9421 (package httpsig). One Key type serves all three.
+// Signatures, RFC 9421 (package httpsig). One Key type serves them all.
 //
 // # Keys are bound to one algorithm
 //
@@ -37,6 +38,22 @@
 // Keys are not keys: every method is safe to call on them, and every
 // operation, here and in the format packages, refuses them with an error
 // wrapping ErrKeyUsage.
+//
+// # Encryption keys (JWE)
+//
+// A key for package jwe is bound to a key-management algorithm and a
+// content encryption (an Encryption) together, and made with
+// NewEncryptionKey or GenerateEncryptionKey:
+//
+//	key, err := signet.GenerateEncryptionKey(signet.ECDHESA256KW, signet.A256GCM)
+//	key, err := signet.NewEncryptionKey(signet.Dir, signet.A256GCM, cek32)
+//
+// Key.Encryption returns it. NewKey and GenerateKey refuse the JWE
+// algorithms (ErrUnsupported). The material is checked as for signing
+// keys: RSA of at least 2048 bits, ECDH keys on P-256, P-384 or X25519
+// (X25519 points of small order refused), a dir key of exactly its
+// encryption's key size, PBES2 passwords of at least MinPBES2Password
+// bytes. RSA1_5 is no algorithm here. Encryption keys never sign or verify.
 //
 // # Choosing an algorithm
 //

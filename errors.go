@@ -11,7 +11,9 @@ var (
 	ErrMalformed = errors.New("signet: malformed input")
 	// ErrTooLarge: the input exceeds the configured size limit; nothing else was done.
 	ErrTooLarge = errors.New("signet: input too large")
-	// ErrSignatureInvalid: the signature does not verify with the selected key.
+	// ErrSignatureInvalid: the signature does not verify with the selected key,
+	// or an encrypted token (PASETO local, JWE) does not authenticate: its
+	// tag, ciphertext or encrypted key was altered, or the key is another.
 	ErrSignatureInvalid = errors.New("signet: signature invalid")
 	// ErrAlgorithmMismatch: the input names an algorithm other than the key's.
 	ErrAlgorithmMismatch = errors.New("signet: algorithm does not match the key")

@@ -105,6 +105,9 @@ func GenerateKeyWithID(alg Algorithm, kid string) (*Key, error) {
 	if err != nil {
 		return nil, err
 	}
+	if sp.isEncryption() && sp.family != famLocal {
+		return nil, errNeedsEncryption(alg)
+	}
 	var material any
 	switch sp.family {
 	case famHMAC, famLocal:
@@ -144,6 +147,9 @@ func NewKeyWithID(alg Algorithm, kid string, material any) (*Key, error) {
 	sp, err := lookup(alg)
 	if err != nil {
 		return nil, err
+	}
+	if sp.isEncryption() && sp.family != famLocal {
+		return nil, errNeedsEncryption(alg)
 	}
 	return newKey(sp, kid, material)
 }
@@ -516,7 +522,7 @@ func (k *Key) KeyID() string {
 }
 
 // CanSign reports whether the key holds private (or secret) material: it
-// can sign, or for a PASETO local key, encrypt.
+// can sign, or for a PASETO local key, encrypt, or for a JWE key, decrypt.
 func (k *Key) CanSign() bool {
 	return !k.isZero() && (k.secret != nil || k.rsaPri != nil || k.ecPri != nil || k.edPri != nil)
 }
@@ -550,8 +556,9 @@ func (k *Key) Public() (*Key, error) {
 	return p, nil
 }
 
-// Material returns a copy of the key's material, of the types NewKey
-// accepts: the secret for HMAC and PASETO local keys, the private key when
+// Material returns a copy of the key's material, of the types NewKey (or
+// NewEncryptionKey) accepts: the secret for HMAC, PASETO local and JWE
+// symmetric keys (a PBES2 key's password), the private key when
 // the key has one, otherwise the public key. The copy shares nothing with
 // the key: changing it changes neither what the key signs nor what it
 // verifies. It exposes secrets; use it for export only. A nil or zero Key
@@ -560,6 +567,8 @@ func (k *Key) Material() any {
 	switch {
 	case k.isZero():
 		return nil
+	case k.spec.family == famECDH:
+		return k.ecdhMaterial(true)
 	case k.Symmetric():
 		return k.Secret()
 	case k.rsaPri != nil:
@@ -573,13 +582,16 @@ func (k *Key) Material() any {
 }
 
 // PublicMaterial returns a copy of the public key (*rsa.PublicKey,
-// *ecdsa.PublicKey or ed25519.PublicKey), or nil for a symmetric key and
+// *ecdsa.PublicKey, ed25519.PublicKey, or *ecdh.PublicKey for a JWE
+// ECDH-ES key), or nil for a symmetric key and
 // for a nil or zero Key. As with Material, changing the copy does not
 // change the key.
 func (k *Key) PublicMaterial() crypto.PublicKey {
 	switch {
 	case k.isZero():
 		return nil
+	case k.spec.family == famECDH:
+		return k.ecdhMaterial(false)
 	case k.rsaPub != nil:
 		return copyRSAPublic(k.rsaPub)
 	case k.ecPub != nil:

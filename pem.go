@@ -2,6 +2,7 @@ package signet
 
 import (
 	"bytes"
+	"crypto/ecdh"
 	"crypto/ecdsa"
 	"crypto/ed25519"
 	"crypto/elliptic"
@@ -58,32 +59,7 @@ func ParsePEMWithID(data []byte, alg Algorithm, kid string) (*Key, error) {
 			return nil, err
 		}
 	}
-	block := &pem.Block{}
-	if typ, der, ok := canonicalPEM(data); ok {
-		block.Type, block.Bytes = typ, der
-	} else {
-		var rest []byte
-		block, rest = pem.Decode(data)
-		if block != nil && block.Type == "EC PARAMETERS" {
-			block, rest = pem.Decode(rest)
-		}
-		if block == nil {
-			return nil, fmt.Errorf("%w: no PEM block", ErrMalformed)
-		}
-		if next, _ := pem.Decode(rest); next != nil {
-			return nil, fmt.Errorf("%w: more than one PEM block (%q after %q)", ErrMalformed, clip.String(next.Type), clip.String(block.Type))
-		}
-		if len(block.Headers) > 0 {
-			return nil, fmt.Errorf("%w: PEM block with headers (encrypted keys are not read)", ErrUnsupported)
-		}
-	}
-	var info pkcs8Info
-	if block.Type == "PRIVATE KEY" {
-		if info = readPKCS8(block.Bytes); !info.ok {
-			return nil, fmt.Errorf("%w: PRIVATE KEY: not a PKCS #8 structure (or bytes after it)", ErrMalformed)
-		}
-	}
-	material, err := parsePEMBlock(block, info)
+	material, info, err := decodePEM(data, false)
 	if err != nil {
 		return nil, err
 	}
@@ -108,9 +84,41 @@ func ParsePEMWithID(data []byte, alg Algorithm, kid string) (*Key, error) {
 	return ownKey(sp, kid, material)
 }
 
+// decodePEM reads the one key block of data (ParsePEM's rules) and its
+// material; with ecdh, crypto/ecdh keys (X25519) are material too.
+func decodePEM(data []byte, ecdhOK bool) (any, pkcs8Info, error) {
+	block := &pem.Block{}
+	if typ, der, ok := canonicalPEM(data); ok {
+		block.Type, block.Bytes = typ, der
+	} else {
+		var rest []byte
+		block, rest = pem.Decode(data)
+		if block != nil && block.Type == "EC PARAMETERS" {
+			block, rest = pem.Decode(rest)
+		}
+		if block == nil {
+			return nil, pkcs8Info{}, fmt.Errorf("%w: no PEM block", ErrMalformed)
+		}
+		if next, _ := pem.Decode(rest); next != nil {
+			return nil, pkcs8Info{}, fmt.Errorf("%w: more than one PEM block (%q after %q)", ErrMalformed, clip.String(next.Type), clip.String(block.Type))
+		}
+		if len(block.Headers) > 0 {
+			return nil, pkcs8Info{}, fmt.Errorf("%w: PEM block with headers (encrypted keys are not read)", ErrUnsupported)
+		}
+	}
+	var info pkcs8Info
+	if block.Type == "PRIVATE KEY" {
+		if info = readPKCS8(block.Bytes); !info.ok {
+			return nil, pkcs8Info{}, fmt.Errorf("%w: PRIVATE KEY: not a PKCS #8 structure (or bytes after it)", ErrMalformed)
+		}
+	}
+	material, err := parsePEMBlock(block, info, ecdhOK)
+	return material, info, err
+}
+
 // parsePEMBlock reads block's key; info is its PKCS #8 envelope when it is
-// a "PRIVATE KEY".
-func parsePEMBlock(block *pem.Block, info pkcs8Info) (any, error) {
+// a "PRIVATE KEY". With ecdhOK, crypto/ecdh keys are accepted too.
+func parsePEMBlock(block *pem.Block, info pkcs8Info, ecdhOK bool) (any, error) {
 	var (
 		material any
 		err      error
@@ -151,6 +159,10 @@ func parsePEMBlock(block *pem.Block, info pkcs8Info) (any, error) {
 	case *rsa.PrivateKey, *rsa.PublicKey, *ecdsa.PrivateKey, *ecdsa.PublicKey,
 		ed25519.PrivateKey, ed25519.PublicKey:
 		return material, nil
+	case *ecdh.PrivateKey, *ecdh.PublicKey:
+		if ecdhOK {
+			return material, nil
+		}
 	}
 	return nil, fmt.Errorf("%w: %T key in PEM", ErrUnsupported, material)
 }

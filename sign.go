@@ -31,7 +31,7 @@ func (k *Key) Sign(dst, msg []byte) ([]byte, error) {
 	}
 	sp := k.spec
 	switch sp.family {
-	case famLocal:
+	case famLocal, famDir, famAESKW, famECDH, famRSAOAEP, famPBES2:
 		return dst, k.notSigning()
 	case famHMAC:
 		st := k.hmacState()
@@ -101,7 +101,7 @@ func (k *Key) Verify(msg, sig []byte) error {
 	}
 	sp := k.spec
 	switch sp.family {
-	case famLocal:
+	case famLocal, famDir, famAESKW, famECDH, famRSAOAEP, famPBES2:
 		return k.notSigning()
 	case famHMAC:
 		st := k.hmacState()

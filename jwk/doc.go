@@ -73,6 +73,21 @@
 //	tp, err := jwk.Thumbprint(priv)
 //	priv = priv.WithKeyID(tp)
 //
+// # Encryption keys (JWE)
+//
+// A JWE key is bound to a key-management algorithm and a content
+// encryption; a JWK names only the first, so the reader states the second:
+//
+//	key, err := jwk.ParseEncryptionKey(data, signet.A256GCM) // {"kty":"OKP","crv":"X25519","alg":"ECDH-ES+A256KW",...}
+//	key, err := jwk.ParseEncryptionKeyFor(data, signet.RSAOAEP256, signet.A256GCM)
+//
+// "oct" keys serve dir, A*KW, A*GCMKW and PBES2 ("k" is the password),
+// "RSA" keys RSA-OAEP and RSA-OAEP-256, "EC" (P-256, P-384) and "OKP"
+// (X25519) keys the ECDH-ES algorithms. Marshal and MarshalPublic write
+// them with "use":"enc", and Thumbprint covers them (an X25519 key's
+// members are "crv", "kty", "x"). ParseSet, ReadSet and the verifiers
+// skip encryption keys: a set is read for signature checking.
+//
 // # Strictness
 //
 // Input is untrusted and read strictly: at most MaxKeySize bytes per key and

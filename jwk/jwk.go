@@ -2,6 +2,7 @@ package jwk
 
 import (
 	"bytes"
+	"crypto/ecdh"
 	"crypto/ecdsa"
 	"crypto/ed25519"
 	"crypto/elliptic"
@@ -251,7 +252,7 @@ func parseMembers(m members, alg signet.Algorithm, public bool) (*signet.Key, er
 	case "oct":
 		material, err = parseOct(m, alg, want)
 	case "RSA":
-		return parseRSA(m, alg, want, kid, public)
+		return parseRSA(m, alg, want, kid, public, func(material any) (*signet.Key, error) { return signet.NewKey(alg, material) })
 	case "EC":
 		material, err = parseEC(m, alg, want, public)
 	case "OKP":
@@ -406,7 +407,9 @@ func parseOKP(m members, alg signet.Algorithm, want kind, public bool) (any, err
 // maxExponentBytes bounds the RSA public exponent: it must fit an int32.
 const maxExponentBytes = 4
 
-func parseRSA(m members, alg signet.Algorithm, want kind, kid string, public bool) (*signet.Key, error) {
+// parseRSA makes the key with mk (signet.NewKey or NewEncryptionKey for
+// the algorithm).
+func parseRSA(m members, alg signet.Algorithm, want kind, kid string, public bool, mk func(any) (*signet.Key, error)) (*signet.Key, error) {
 	if want.kty != "RSA" {
 		return nil, mismatch("RSA", alg)
 	}
@@ -430,7 +433,7 @@ func parseRSA(m members, alg signet.Algorithm, want kind, kid string, public boo
 	}
 	pub := rsa.PublicKey{N: new(big.Int).SetBytes(n), E: e}
 	if public {
-		return newRSAPublic(alg, &pub, kid)
+		return newRSAPublic(mk, &pub, kid)
 	}
 
 	// RFC 7518 §6.3.2: "d" makes the key private; p, q, dp, dq, qi should
@@ -446,7 +449,7 @@ func parseRSA(m members, alg signet.Algorithm, want kind, kid string, public boo
 	case !hasD && len(present) > 0:
 		return nil, fmt.Errorf("%w: RSA JWK has %q but no \"d\"", signet.ErrMalformed, present[0])
 	case !hasD:
-		return newRSAPublic(alg, &pub, kid)
+		return newRSAPublic(mk, &pub, kid)
 	case len(present) == 0:
 		return nil, fmt.Errorf("%w: RSA private JWK without the primes \"p\" and \"q\"", signet.ErrUnsupported)
 	case len(present) != 5 && !(len(present) == 2 && present[0] == "p" && present[1] == "q"):
@@ -470,7 +473,7 @@ func parseRSA(m members, alg signet.Algorithm, want kind, kid string, public boo
 	// NewKey validates n = pq and e·d ≡ 1 mod p-1, q-1 (and computes its
 	// own CRT values); the JWK's, if given, must be the ones d, p and q
 	// make.
-	k, err := signet.NewKey(alg, priv)
+	k, err := mk(priv)
 	if err != nil {
 		return nil, err
 	}
@@ -480,8 +483,8 @@ func parseRSA(m members, alg signet.Algorithm, want kind, kid string, public boo
 	return k.WithKeyID(kid), nil
 }
 
-func newRSAPublic(alg signet.Algorithm, pub *rsa.PublicKey, kid string) (*signet.Key, error) {
-	k, err := signet.NewKey(alg, pub)
+func newRSAPublic(mk func(any) (*signet.Key, error), pub *rsa.PublicKey, kid string) (*signet.Key, error) {
+	k, err := mk(pub)
 	if err != nil {
 		return nil, err
 	}
@@ -580,10 +583,14 @@ func toJSON(k *signet.Key, private bool) (*jsonKey, error) {
 	}
 	alg := k.Algorithm()
 	want, ok := kindOf(alg)
+	use := "sig"
+	if alg.IsJWE() {
+		want, ok, use = encryptionKind(k), true, "enc"
+	}
 	if !ok {
 		return nil, fmt.Errorf("%w: algorithm %s has no JWK form", signet.ErrUnsupported, alg)
 	}
-	jk := &jsonKey{Kty: want.kty, Kid: k.KeyID(), Use: "sig", Alg: string(alg), Crv: want.crv}
+	jk := &jsonKey{Kty: want.kty, Kid: k.KeyID(), Use: use, Alg: string(alg), Crv: want.crv}
 	// Only what is written is copied out of the key: its public material
 	// for a public JWK (a private key's secrets are not copied to publish
 	// its public half), its material, whose public half is part of it,
@@ -629,6 +636,11 @@ func toJSON(k *signet.Key, private bool) (*jsonKey, error) {
 	case ed25519.PrivateKey:
 		jk.X = encodeB64(m[ed25519.SeedSize:]) // RFC 8032: the public half follows the seed
 		jk.D = encodeB64(m.Seed())
+	case *ecdh.PublicKey:
+		setECDHPublic(jk, m, want.size)
+	case *ecdh.PrivateKey:
+		setECDHPublic(jk, m.PublicKey(), want.size)
+		jk.D = encodeB64(m.Bytes())
 	default:
 		return nil, fmt.Errorf("%w: %T key", signet.ErrUnsupported, m)
 	}

@@ -94,6 +94,12 @@
 // JSON text, for members the caller reads without T (package bearer reads
 // scope and client_id from it).
 //
+// AppendClaims and ParseClaims are the claims halves of Sign and Verify
+// alone, for formats that carry a claims set otherwise than in a JWS:
+// package jwe encrypts what AppendClaims writes and checks what it
+// decrypts with ParseClaims (which checks no signature: it is only for
+// payloads another layer has authenticated).
+//
 // # Performance
 //
 // Verification checks the signature before it decodes the claims: a
