@@ -104,7 +104,7 @@ func claimsOf[T any](payload string, p *Policy) (T, error) {
 	}
 	var c Claims
 	var at instants
-	has, folded, err := readClaims(payload, &c, &at, !isClaims && claimsjson.Folds[T, Map](), nil)
+	has, folded, err := readClaims(payload, &c, &at, !isClaims && claimsjson.Folds[T, Map](), nil, nil)
 	if err != nil {
 		return out, err
 	}

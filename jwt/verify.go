@@ -38,35 +38,14 @@ func VerifyPayload[T any](keys signet.Keys, token string, p Policy) (T, string, 
 
 // verifyClaims is Verify, which also returns the verified payload.
 func verifyClaims[T any](keys signet.Keys, token string, p *Policy) (T, string, error) {
-	var out T
+	var zero T
 	_, payload, err := verify(keys, token, p)
 	if err != nil {
-		return out, "", err
+		return zero, "", err
 	}
-	_, isClaims := any(&out).(*Claims)
-	if !isClaims {
-		if plan := claimsjson.PlanFor[T](split); plan != nil {
-			if out, err = verifyPlan[T](plan, payload, p); err != nil {
-				return out, "", err
-			}
-			return out, payload, nil
-		}
-	}
-	var c Claims
-	var at instants
-	has, folded, err := readClaims(payload, &c, &at, !isClaims && claimsjson.Folds[T, Map](), nil, nil)
+	out, err := claimsOf[T](payload, p)
 	if err != nil {
-		return out, "", err
-	}
-	if err := p.validate(&c, has, &at); err != nil {
-		return out, "", err
-	}
-	if o, ok := any(&out).(*Claims); ok {
-		*o = c
-		return out, payload, nil
-	}
-	if out, err = decodeInto[T](payload, &c, folded); err != nil {
-		return out, "", err
+		return zero, "", err
 	}
 	return out, payload, nil
 }
