@@ -42,7 +42,7 @@ type Options struct {
 	// NoExpiry encrypts a token without exp when the claims have none
 	// (Decrypt then needs Policy.NoExpiry).
 	NoExpiry bool
-	// Now is the issuing clock; nil means time.Now.
+	// Now is the issuing clock; nil means the wall clock, as time.Now reads it (to the microsecond, without the monotonic clock).
 	Now func() time.Time
 	// PBES2Count is the PBKDF2 iteration count for PBES2 keys, in
 	// [MinPBES2Count, MaxPBES2Count]; zero means DefaultPBES2Count.

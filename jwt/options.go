@@ -25,7 +25,8 @@ type Options struct {
 	// NoExpiry signs a token without exp when the claims have none
 	// (jwt.Verify then needs Policy.NoExpiry to accept it).
 	NoExpiry bool
-	// Now is the issuing clock; nil means time.Now.
+	// Now is the issuing clock; nil means the wall clock, as time.Now
+	// reads it (to the microsecond, without the monotonic clock).
 	Now func() time.Time
 }
 

@@ -47,7 +47,7 @@ type Policy struct {
 	Leeway time.Duration
 	// NoExpiry accepts tokens without exp. exp is still enforced when present.
 	NoExpiry bool
-	// Now is the clock to validate at; nil means time.Now.
+	// Now is the clock to validate at; nil means the wall clock, as time.Now reads it (to the microsecond, without the monotonic clock).
 	Now func() time.Time
 	// MaxSize is the largest token accepted, in bytes; zero means
 	// DefaultMaxSize. Larger tokens are refused before any other work.

@@ -41,7 +41,7 @@ type Options struct {
 	Lifetime time.Duration
 	// NoExpiry issues a token without exp when the claims have none.
 	NoExpiry bool
-	// Now is the issuing clock; nil means time.Now.
+	// Now is the issuing clock; nil means the wall clock, as time.Now reads it (to the microsecond, without the monotonic clock).
 	Now func() time.Time
 }
 
@@ -106,7 +106,7 @@ type Policy struct {
 	Leeway time.Duration
 	// NoExpiry accepts tokens without exp; exp is still enforced if present.
 	NoExpiry bool
-	// Now is the clock to validate at; nil means time.Now.
+	// Now is the clock to validate at; nil means the wall clock, as time.Now reads it (to the microsecond, without the monotonic clock).
 	Now func() time.Time
 	// MaxSize is the largest token accepted, in bytes; zero means
 	// DefaultMaxSize. Larger tokens are refused before any other work.

@@ -80,7 +80,7 @@ type Rules struct {
 	NoExpiry bool
 	// Leeway allows for clock skew, in [0, MaxLeeway].
 	Leeway time.Duration
-	// Now is the clock; nil means time.Now.
+	// Now is the clock; nil means Now (the wall clock).
 	Now func() time.Time
 }
 
