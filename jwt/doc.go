@@ -26,7 +26,10 @@
 // type has codecs of its own (time.Time, json.RawMessage, a
 // json.Unmarshaler), an array or another map goes to encoding/json, that
 // value alone; a struct with the ",string" or "omitzero" option, or that
-// embeds one through a pointer, goes to encoding/json whole.
+// embeds one through a pointer, goes to encoding/json whole. Verify reads
+// such a payload in one pass: each member the plan takes is decoded as it
+// is validated (the same rules as every payload: grammar, UTF-8, depth,
+// no repeated or case-folded duplicate names at any depth).
 //
 // Sign issues as package paseto does: claims without iat get iat = now,
 // claims without exp get exp = now + DefaultLifetime (one hour). An

@@ -28,8 +28,10 @@
 // any kind: strings, numbers, slices, pointers, nested structs, maps,
 // interface values), are written and read without encoding/json (the
 // same bytes and values, from a plan made once per type); a field whose
-// type has codecs of its own goes to encoding/json alone, as package jwt
+// type has codecs of its own goes to encoding/json alone, and the members
+// are read in one pass, each validated as it is decoded, as package jwt
 // says.
+//
 // Issuing sets iat to now and exp to now + Options.Lifetime (one hour by
 // default) when the claims lack them; opt out of exp with
 // Options.NoExpiry (jwt.Sign issues alike). Issuing refuses
