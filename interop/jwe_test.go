@@ -393,5 +393,3 @@ func must[T any](v T, err error) T {
 	}
 	return v
 }
-
-
