@@ -718,3 +718,34 @@ func TestJWEUsageErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestJWEIssuedIsReadable: what jwe encrypt issues, jwe decrypt reads at
+// the same clock, or refuses only for its times; claims the reader would
+// refuse for their form are not encrypted (exit 1, nothing on stdout).
+func TestJWEIssuedIsReadable(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	encPath, decPath := jweKeyFiles(t, dir, signet.A128KW)
+	for _, tt := range []struct {
+		name, claims, want string
+	}{
+		{"plain", fmt.Sprintf(`{"sub":"a","exp":%d}`, testNow.Add(time.Hour).Unix()), ""},
+		{"issued expired", `{"sub":"a","exp":1000}`, ""},
+		{"for later", fmt.Sprintf(`{"sub":"a","nbf":%d,"exp":%d}`, testNow.Add(time.Hour).Unix(), testNow.Add(2*time.Hour).Unix()), ""},
+		{"exp beyond 2^53", `{"sub":"a","exp":9007199254740993}`, "claim exp"},
+		{"exp fractional", `{"sub":"a","exp":1.5e300}`, "claim exp"},
+		{"aud an object", `{"sub":"a","aud":{}}`, "claim aud"},
+		{"nested duplicate", `{"sub":"a","x":{"k":1,"k":2}}`, "duplicate"},
+	} {
+		r := runAt(t, testNow, tt.claims, "jwe", "encrypt", "--key", encPath)
+		if tt.want != "" {
+			wantCode(t, r, exitRejected, tt.name)
+			if !strings.Contains(r.stderr, tt.want) {
+				t.Errorf("%s: stderr %q lacks %q", tt.name, r.stderr, tt.want)
+			}
+			continue
+		}
+		wantCode(t, r, exitOK, tt.name)
+		checkIssuedReadable(t, testNow, tt.name, r, "jwe", "decrypt", "--key", decPath, "--any-aud")
+	}
+}
