@@ -11,8 +11,8 @@
 //	signet jwt sign --key F [--claims F] [--exp DURATION] [--kid ID] [--alg ALG] [--secret-encoding ENC]
 //	signet jwt verify (--key F | --jwks F | --jwks-url URL) [--iss S] [--aud S]... [--any-aud] [--leeway D] [--no-exp] [--typ T] [--alg ALG]... [--secret-encoding ENC]
 //	signet jwt inspect
-//	signet jwe encrypt --key F [--claims F] [--exp DURATION] [--kid ID] [--alg ALG] [--enc ENC] [--secret-encoding ENC] [--p2c N] [--nested-sign-key G]
-//	signet jwe decrypt --key F [--verify-key G] [--alg ALG] [--enc ENC] [--secret-encoding ENC] [--iss S] [--aud S]... [--any-aud] [--leeway D] [--no-exp] [--typ T]
+//	signet jwe encrypt --key F [--claims F] [--exp DURATION] [--kid ID] [--alg ALG] [--enc ENC] [--secret-encoding ENC] [--p2c N] [--nested-sign-key G [--nested-sign-alg ALG]]
+//	signet jwe decrypt --key F [--verify-key G [--verify-alg ALG]] [--alg ALG] [--enc ENC] [--secret-encoding ENC] [--iss S] [--aud S]... [--any-aud] [--leeway D] [--no-exp] [--typ T]
 //	signet jwe inspect
 //	signet paseto encrypt|sign --key F [--claims F] [--exp DURATION | --no-exp] [--footer S] [--implicit S]
 //	signet paseto decrypt|verify --key F [--footer S] [--implicit S] [--iss S] [--aud S]... [--any-aud] [--sub S] [--leeway D] [--no-exp]
@@ -193,7 +193,8 @@
 // refuse are not encrypted. --p2c sets the PBKDF2 iteration count of a
 // PBES2 token (default 310000, from 1000 to 600000; npm jose reads at most
 // 10000 unless its maxPBES2Count is raised). --nested-sign-key G signs
-// the claims as a JWT with G (a private JWK, or EC or Ed25519 PEM) and
+// the claims as a JWT with G (a private JWK or PEM; --nested-sign-alg
+// names the JWS algorithm of an RSA PEM key or a JWK without "alg") and
 // encrypts that JWT, with cty "JWT": a nested JWT (RFC 7519 §5.2).
 //
 //	echo '{"sub":"alice","aud":"api"}' | signet jwe encrypt --key enc.pub.jwk --exp 1h > token
@@ -206,8 +207,8 @@
 // others is rejected before any decryption, as are RSA1_5, zip, unknown
 // crit and a p2c above 600000 (see package github.com/signet-go/signet/jwe).
 // A nested JWT is read only with --verify-key G, the signer's key, and
-// the JWT inside must verify with it; without --verify-key it is
-// rejected rather than printed unverified.
+// the JWT inside must verify with it (--verify-alg as --nested-sign-alg);
+// without --verify-key it is rejected rather than printed unverified.
 //
 //	signet jwe decrypt --key enc.jwk --aud api < token
 //	signet jwe decrypt --key enc.jwk --verify-key es256.pub.jwk --aud api < nested

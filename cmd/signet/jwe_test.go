@@ -749,3 +749,46 @@ func TestJWEIssuedIsReadable(t *testing.T) {
 		checkIssuedReadable(t, testNow, tt.name, r, "jwe", "decrypt", "--key", decPath, "--any-aud")
 	}
 }
+
+// TestJWENestedKeyAlgorithms: an RSA PEM signing key, which names no
+// algorithm, is bound by --nested-sign-alg and --verify-alg.
+func TestJWENestedKeyAlgorithms(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	encPath, decPath := jweKeyFiles(t, dir, signet.A256GCMKW)
+	rk := privateKey(t, signet.RS256)
+	privPEM := writeFile(t, dir, "rsa.pem", pkcs8(rk))
+	r := runCLI(t, string(pkcs8(rk)), "pub")
+	wantCode(t, r, exitOK, "pub")
+	pubPEM := writeFile(t, dir, "rsa.pub.pem", []byte(r.stdout))
+	claims := claimsAt(testNow)
+
+	r = runAt(t, testNow, claims, "jwe", "encrypt", "--key", encPath, "--nested-sign-key", privPEM)
+	wantCode(t, r, exitRejected, "RSA PEM without --nested-sign-alg")
+	if !strings.Contains(r.stderr, "give --nested-sign-alg") {
+		t.Errorf("stderr %q", r.stderr)
+	}
+	token := jweEncrypt(t, testNow, claims, "--key", encPath, "--nested-sign-key", privPEM, "--nested-sign-alg", "PS384")
+	r = runAt(t, testNow, token, "jwe", "decrypt", "--key", decPath, "--verify-key", pubPEM, "--any-aud")
+	wantCode(t, r, exitRejected, "RSA PEM without --verify-alg")
+	if !strings.Contains(r.stderr, "give --verify-alg") {
+		t.Errorf("stderr %q", r.stderr)
+	}
+	r = runAt(t, testNow, token, "jwe", "decrypt", "--key", decPath, "--verify-key", pubPEM, "--verify-alg", "PS384", "--aud", "api")
+	wantCode(t, r, exitOK, "decrypt with --verify-alg")
+	if r.stdout != claims+"\n" {
+		t.Errorf("decrypt printed %q", r.stdout)
+	}
+	r = runAt(t, testNow, token, "jwe", "decrypt", "--key", decPath, "--verify-key", pubPEM, "--verify-alg", "RS384", "--aud", "api")
+	wantCode(t, r, exitRejected, "decrypt with another --verify-alg")
+	if !strings.Contains(r.stderr, "algorithm does not match") {
+		t.Errorf("stderr %q", r.stderr)
+	}
+	for _, args := range [][]string{
+		{"jwe", "decrypt", "--key", decPath, "--verify-alg", "ES256"},
+		{"jwe", "encrypt", "--key", encPath, "--nested-sign-alg", "ES256"},
+		{"jwe", "decrypt", "--key", decPath, "--verify-key", pubPEM, "--verify-alg", "dir"},
+	} {
+		wantCode(t, runAt(t, testNow, token, args...), exitUsage, strings.Join(args, " "))
+	}
+}

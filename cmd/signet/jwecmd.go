@@ -204,13 +204,14 @@ func scanJWKAlg(data []byte) (string, error) {
 // unless --exp sets exp; with --nested-sign-key they are signed as a JWT
 // first, and that JWT is encrypted (cty "JWT").
 func (c *cli) jweEncrypt(args []string) error {
-	cmd := newCommand("jwe encrypt", "jwe encrypt --key F [--claims F] [--exp DURATION] [--kid ID] [--alg ALG] [--enc ENC] [--secret-encoding ENC] [--p2c N] [--nested-sign-key G]")
+	cmd := newCommand("jwe encrypt", "jwe encrypt --key F [--claims F] [--exp DURATION] [--kid ID] [--alg ALG] [--enc ENC] [--secret-encoding ENC] [--p2c N] [--nested-sign-key G [--nested-sign-alg ALG]]")
 	kf := addJWEKeyFlags(cmd, "the recipient's key `file`: a public key (ECDH-ES*, RSA-OAEP-256) or the shared secret or password (dir, A*KW, A*GCMKW, PBES2*), as JWK, PEM (with --alg) or a raw secret (with --secret-encoding)")
 	claimsPath := cmd.fs.String("claims", "", "claims JSON `file` (default: stdin)")
 	exp := cmd.fs.Duration("exp", 0, "set exp to now + `DURATION` (e.g. 15m, 1h), replacing any exp in the claims")
 	kid := cmd.fs.String("kid", "", "key `ID` for the header, replacing the key's own")
 	p2c := cmd.fs.Int("p2c", 0, fmt.Sprintf("PBKDF2 iteration count `N` for a PBES2 key, %d to %d (default %d; npm jose reads at most 10000 unless told otherwise)", jwe.MinPBES2Count, jwe.MaxPBES2Count, jwe.DefaultPBES2Count))
-	signPath := cmd.fs.String("nested-sign-key", "", "sign the claims as a JWT with this private key `file` (JWK, or EC/Ed25519 PEM) first, then encrypt that JWT (a nested JWT, cty JWT)")
+	signPath := cmd.fs.String("nested-sign-key", "", "sign the claims as a JWT with this private key `file` (JWK or PEM) first, then encrypt that JWT (a nested JWT, cty JWT)")
+	signAlg := cmd.fs.String("nested-sign-alg", "", "JWS `ALG` of a --nested-sign-key file that does not name it (RSA PEM, JWK without \"alg\")")
 	pos, set, err := c.parse(cmd, args)
 	if err != nil {
 		return err
@@ -226,6 +227,8 @@ func (c *cli) jweEncrypt(args []string) error {
 		return cmd.usageErr("--p2c must be between %d and %d", jwe.MinPBES2Count, jwe.MaxPBES2Count)
 	case set["nested-sign-key"] && *signPath == "":
 		return cmd.usageErr("--nested-sign-key needs a file")
+	case set["nested-sign-alg"] && !set["nested-sign-key"]:
+		return cmd.usageErr("--nested-sign-alg applies to --nested-sign-key")
 	}
 	alg, enc, se, err := cmd.jweKeySpec(kf, set)
 	if err != nil {
@@ -250,7 +253,7 @@ func (c *cli) jweEncrypt(args []string) error {
 	}
 	var signKey *signet.Key
 	if set["nested-sign-key"] {
-		if signKey, err = loadJWSKey(*signPath, "", secretNone); err != nil {
+		if signKey, err = cmd.loadNestedKey(*signPath, *signAlg, set["nested-sign-alg"], "--nested-sign-alg"); err != nil {
 			return err
 		}
 		if !signKey.CanSign() {
@@ -332,9 +335,10 @@ func readBackClaims(claims []byte, now time.Time) (verdict, err error) {
 // [--leeway D] [--no-exp] [--typ T]. On success the claims, exactly as
 // encrypted (or signed, for a nested JWT), go to stdout.
 func (c *cli) jweDecrypt(args []string) error {
-	cmd := newCommand("jwe decrypt", "jwe decrypt --key F [--verify-key G] [--alg ALG] [--enc ENC] [--secret-encoding ENC] [--iss S] [--aud S]... [--any-aud] [--leeway D] [--no-exp] [--typ T] < TOKEN")
+	cmd := newCommand("jwe decrypt", "jwe decrypt --key F [--verify-key G [--verify-alg ALG]] [--alg ALG] [--enc ENC] [--secret-encoding ENC] [--iss S] [--aud S]... [--any-aud] [--leeway D] [--no-exp] [--typ T] < TOKEN")
 	kf := addJWEKeyFlags(cmd, "the recipient's private key `file` (ECDH-ES*, RSA-OAEP-256, RSA-OAEP) or the shared secret or password (dir, A*KW, A*GCMKW, PBES2*), as JWK, PEM (with --alg) or a raw secret (with --secret-encoding)")
 	verifyPath := cmd.fs.String("verify-key", "", "for a nested JWT (signed, then encrypted; cty JWT): the signer's key `file` (JWK or PEM, public or private) that the JWT inside must verify with")
+	verifyAlg := cmd.fs.String("verify-alg", "", "JWS `ALG` of a --verify-key file that does not name it (RSA PEM, JWK without \"alg\")")
 	iss := cmd.fs.String("iss", "", "required issuer (iss claim)")
 	aud, anyAud := audienceFlags(cmd)
 	leeway := cmd.fs.Duration("leeway", 0, fmt.Sprintf("clock skew allowed for exp, nbf and iat, at most %v", jwt.MaxLeeway))
@@ -351,6 +355,8 @@ func (c *cli) jweDecrypt(args []string) error {
 		return cmd.usageErr("--key is required")
 	case set["verify-key"] && *verifyPath == "":
 		return cmd.usageErr("--verify-key needs a file")
+	case set["verify-alg"] && !set["verify-key"]:
+		return cmd.usageErr("--verify-alg applies to --verify-key")
 	case *leeway < 0 || *leeway > jwt.MaxLeeway:
 		return cmd.usageErr("--leeway must be between 0 and %v", jwt.MaxLeeway)
 	case len(*aud) > 0 && *anyAud:
@@ -369,7 +375,7 @@ func (c *cli) jweDecrypt(args []string) error {
 	}
 	var verifyKey *signet.Key
 	if set["verify-key"] {
-		if verifyKey, err = loadJWSKey(*verifyPath, "", secretNone); err != nil {
+		if verifyKey, err = cmd.loadNestedKey(*verifyPath, *verifyAlg, set["verify-alg"], "--verify-alg"); err != nil {
 			return err
 		}
 	}
@@ -437,4 +443,34 @@ func encryptionList() string {
 		names[i] = string(e)
 	}
 	return strings.Join(names, " ")
+}
+
+// loadNestedKey reads the JWS key of a nested JWT (--nested-sign-key,
+// --verify-key), bound to the algorithm algName (its flag, flag, given
+// when given says so) when the file does not name it: an RSA PEM key or a
+// JWK without "alg" needs it, and is refused with a pointer to flag
+// rather than to --alg, which names the JWE algorithm.
+func (cmd *command) loadNestedKey(path, algName string, given bool, flag string) (*signet.Key, error) {
+	alg, err := cmd.jwsAlg(algName, given)
+	if err != nil {
+		return nil, err
+	}
+	if alg == "" {
+		data, err := readFile(path, "key file")
+		if err != nil {
+			return nil, err
+		}
+		data = bytes.TrimPrefix(data, utf8BOM)
+		switch detectFormat(data) {
+		case formatJWK:
+			if jwkAlg, err := scanJWKAlg(data); err == nil && jwkAlg == "" {
+				return nil, fmt.Errorf("key file %s: %w: JWK has no \"alg\"; give %s", path, signet.ErrUnsupported, flag)
+			}
+		case formatPEM:
+			if _, err := signet.ParsePEM(data, ""); errors.Is(err, signet.ErrUnsupported) {
+				return nil, fmt.Errorf("key file %s: %w: the PEM key does not name a JWS algorithm (an RSA key fits six); give %s", path, signet.ErrUnsupported, flag)
+			}
+		}
+	}
+	return loadJWSKey(path, alg, secretNone)
 }

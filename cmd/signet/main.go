@@ -170,13 +170,13 @@ const usageTemplate = `Usage:
   signet jwt inspect
         print the header and claims of the JWT on stdin, NOT verified
         (for a JWE, five segments: its protected header, NOT decrypted)
-  signet jwe encrypt --key F [--claims F] [--exp DURATION] [--kid ID] [--alg ALG] [--enc ENC] [--secret-encoding ENC] [--p2c N] [--nested-sign-key G]
+  signet jwe encrypt --key F [--claims F] [--exp DURATION] [--kid ID] [--alg ALG] [--enc ENC] [--secret-encoding ENC] [--p2c N] [--nested-sign-key G [--nested-sign-alg ALG]]
         encrypt the claims JSON (from --claims F, or stdin) as a JWE
         (RFC 7516, compact) for the recipient's key: a public key for
         ECDH-ES* and RSA-OAEP-256, the shared secret or password for dir,
         A*KW, A*GCMKW and PBES2*; with --nested-sign-key G, sign them
         as a JWT with G first and encrypt that (a nested JWT, cty JWT)
-  signet jwe decrypt --key F [--verify-key G] [--alg ALG] [--enc ENC] [--secret-encoding ENC] [--iss S] [--aud S]... [--any-aud] [--leeway D] [--no-exp] [--typ T]
+  signet jwe decrypt --key F [--verify-key G [--verify-alg ALG]] [--alg ALG] [--enc ENC] [--secret-encoding ENC] [--iss S] [--aud S]... [--any-aud] [--leeway D] [--no-exp] [--typ T]
         decrypt the JWE on stdin and print its claims, checked as jwt
         verify checks them; a nested JWT needs --verify-key G, the
         signer's key, and the JWT inside must verify with it
