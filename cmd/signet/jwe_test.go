@@ -507,7 +507,7 @@ func TestJWEDecryptRejects(t *testing.T) {
 		{"zip", testNow, withHeader(`{"alg":"ECDH-ES+A128KW","enc":"A256GCM","zip":"DEF"}`), nil, "unsupported"},
 		{"crit", testNow, withHeader(`{"alg":"ECDH-ES+A128KW","enc":"A256GCM","crit":["exp"],"exp":1}`), nil, "unsupported"},
 		{"p2c of 10^9", testNow, pbes2Big, []string{"--key", pwPath, "--alg", "PBES2-HS256+A128KW", "--secret-encoding", "raw"}, "too large"},
-		{"a JWS", testNow, jws, nil, "malformed"},
+		{"a JWS", testNow, jws, nil, "it is a JWS, a signed token (read it with signet jwt verify)"},
 		{"four segments", testNow, strings.Join(parts[:4], "."), nil, "malformed"},
 		{"six segments", testNow, token + ".x", nil, "malformed"},
 		{"padded", testNow, token + "=", nil, "malformed"},
@@ -790,5 +790,32 @@ func TestJWENestedKeyAlgorithms(t *testing.T) {
 		{"jwe", "decrypt", "--key", decPath, "--verify-key", pubPEM, "--verify-alg", "dir"},
 	} {
 		wantCode(t, runAt(t, testNow, token, args...), exitUsage, strings.Join(args, " "))
+	}
+}
+
+// TestJWEKeysAndTokensElsewhere: a JWE key or token given to the JWS,
+// PASETO or HTTP signature commands is refused with a pointer to jwe.
+func TestJWEKeysAndTokensElsewhere(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	encPath, decPath := jweKeyFiles(t, dir, signet.ECDHES)
+	_, verifyPath := keyFiles(t, dir, signet.ES256)
+	token := jweEncrypt(t, testNow, claimsAt(testNow), "--key", encPath)
+	for _, tt := range []struct {
+		name  string
+		stdin string
+		args  []string
+		want  string
+	}{
+		{"jwt verify of a JWE", token, []string{"jwt", "verify", "--key", verifyPath}, "it is a JWE, an encrypted token (read it with signet jwe decrypt)"},
+		{"jwt verify with a JWE key", token, []string{"jwt", "verify", "--key", decPath}, "for encrypted tokens (use signet jwe)"},
+		{"jwt sign with a JWE key", claimsAt(testNow), []string{"jwt", "sign", "--key", decPath}, "for encrypted tokens (use signet jwe)"},
+		{"paseto verify with a JWE key", "v4.public.x", []string{"paseto", "verify", "--key", decPath}, "for encrypted tokens (use signet jwe)"},
+	} {
+		r := runAt(t, testNow, tt.stdin, tt.args...)
+		wantCode(t, r, exitRejected, tt.name)
+		if !strings.Contains(r.stderr, tt.want) {
+			t.Errorf("%s: stderr %q lacks %q", tt.name, r.stderr, tt.want)
+		}
 	}
 }

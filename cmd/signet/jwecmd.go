@@ -383,6 +383,9 @@ func (c *cli) jweDecrypt(args []string) error {
 	if err != nil {
 		return err
 	}
+	if strings.Count(token, ".") == 2 {
+		return fmt.Errorf("%w: the token has 3 segments: it is a JWS, a signed token (read it with signet jwt verify)", signet.ErrMalformed)
+	}
 	p := jwe.Policy{
 		Issuer:         *iss,
 		Audience:       *aud,
