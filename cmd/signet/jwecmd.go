@@ -112,6 +112,7 @@ func loadJWEKey(path string, alg signet.Algorithm, enc signet.Encryption, se sec
 	return k, nil
 }
 
+// parseJWEKey is loadJWEKey on the file's bytes.
 func parseJWEKey(data []byte, alg signet.Algorithm, enc signet.Encryption, se secretEncoding) (*signet.Key, error) {
 	if se != secretNone {
 		kind := keyKind(data)
@@ -140,7 +141,7 @@ func parseJWEKey(data []byte, alg signet.Algorithm, enc signet.Encryption, se se
 		if alg == "" && jwkAlg == "" {
 			return nil, fmt.Errorf("%w: JWK has no \"alg\"; give --alg", signet.ErrUnsupported)
 		}
-		if a := signet.Algorithm(jwkAlg); jwkAlg != "" && !a.IsJWE() && !isDirEncName(jwkAlg) {
+		if a, err := signet.ParseAlgorithm(jwkAlg); err == nil && !a.IsJWE() {
 			return nil, fmt.Errorf("%w: the JWK is a %s key, not a JWE key (use %s)", signet.ErrAlgorithmMismatch, clip.String(jwkAlg), commandFor(a))
 		}
 		return jwk.ParseEncryptionKeyFor(data, alg, enc)
@@ -178,7 +179,7 @@ func commandFor(alg signet.Algorithm) string {
 	case pasetoAlgorithms[alg]:
 		return "signet paseto"
 	}
-	return "signet jwt, paseto or httpsig"
+	return "another signet command"
 }
 
 // scanJWKAlg is scanJWK that returns the "alg" member's value ("" when
