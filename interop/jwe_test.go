@@ -15,6 +15,7 @@ import (
 
 	"github.com/signet-go/signet"
 	"github.com/signet-go/signet/jwe"
+	"github.com/signet-go/signet/jwk"
 )
 
 // jwePeerScript is the npm jose side of the JWE interop test.
@@ -30,8 +31,16 @@ const joseMaxPBES2Count = 10_000
 // The JWE peer protocol; see interop/node/jwe-peer.mjs.
 type (
 	jweRequest struct {
-		Decrypt []jweDecryptCase `json:"decrypt"`
-		Encrypt []jweEncryptCase `json:"encrypt"`
+		Decrypt  []jweDecryptCase  `json:"decrypt"`
+		Encrypt  []jweEncryptCase  `json:"encrypt"`
+		Generate []jweGenerateCase `json:"generate"`
+	}
+	jweGenerateCase struct {
+		Alg    signet.Algorithm  `json:"alg"`
+		Enc    signet.Encryption `json:"enc"`
+		Crv    string            `json:"crv,omitempty"`
+		Kid    string            `json:"kid"`
+		Claims any               `json:"claims"`
 	}
 	jweDecryptCase struct {
 		Alg          signet.Algorithm  `json:"alg"`
@@ -55,6 +64,7 @@ type (
 	jweResponse struct {
 		Decrypted []jweDecryptResult `json:"decrypted"`
 		Encrypted []signResult       `json:"encrypted"`
+		Generated []generateResult   `json:"generated"`
 	}
 	jweDecryptResult struct {
 		OK      bool            `json:"ok"`
@@ -138,8 +148,9 @@ func jweKinds(t *testing.T) []jweKind {
 // TestJoseJWE exchanges JWEs with npm jose for every key-management
 // algorithm (ECDH-ES on P-256, P-384 and X25519) and every content
 // encryption, both ways (RSA-OAEP: jose to signet only), with the claims
-// checked on both sides, a tampered tag refused on both sides, and nested
-// JWTs (signed, then encrypted) both ways.
+// checked on both sides, a tampered tag refused on both sides, nested
+// JWTs (signed, then encrypted) both ways, and keys jose made read by
+// signet.
 func TestJoseJWE(t *testing.T) {
 	root, node := requireNodePeer(t, "jose")
 	start := time.Now()
@@ -231,15 +242,33 @@ func TestJoseJWE(t *testing.T) {
 			Claims: c.jSent, SignAlg: n.signAlg, SignJWK: marshalJWK(t, signKey, true)})
 		nested = append(nested, c)
 	}
+	// Keys jose makes and exports (exportJWK writes no "alg": the
+	// algorithm is stated with jwk.ParseEncryptionKeyFor), one per kind.
+	generated := []jweGenerateCase{
+		{Alg: signet.Dir, Enc: signet.A192CBCHS384},
+		{Alg: signet.A128KW, Enc: signet.A128GCM},
+		{Alg: signet.A256GCMKW, Enc: signet.A256CBCHS512},
+		{Alg: signet.ECDHES, Enc: signet.A256GCM, Crv: "P-256"},
+		{Alg: signet.ECDHESA128KW, Enc: signet.A128CBCHS256, Crv: "P-384"},
+		{Alg: signet.ECDHESA256KW, Enc: signet.A192GCM, Crv: "X25519"},
+		{Alg: signet.RSAOAEP, Enc: signet.A256GCM},
+		{Alg: signet.RSAOAEP256, Enc: signet.A128GCM},
+	}
+	for i := range generated {
+		g := &generated[i]
+		g.Kid = fmt.Sprintf("jose-generated-%s-%s", g.Alg, g.Crv)
+		g.Claims = claimsFor(200+i, signet.Algorithm("jose-keygen-"+string(g.Alg)), "jose-keygen")
+	}
+	req.Generate = generated
 	prepared := time.Now()
 
 	var resp jweResponse
 	runNode(t, root, node, jwePeerScript, peerTimeout, &req, &resp)
-	if len(resp.Decrypted) != len(req.Decrypt) || len(resp.Encrypted) != len(req.Encrypt) {
-		t.Fatalf("peer answered %d/%d results for %d/%d cases", len(resp.Decrypted), len(resp.Encrypted), len(req.Decrypt), len(req.Encrypt))
+	if len(resp.Decrypted) != len(req.Decrypt) || len(resp.Encrypted) != len(req.Encrypt) || len(resp.Generated) != len(req.Generate) {
+		t.Fatalf("peer answered %d/%d/%d results for %d/%d/%d cases", len(resp.Decrypted), len(resp.Encrypted), len(resp.Generated), len(req.Decrypt), len(req.Encrypt), len(req.Generate))
 	}
-	t.Logf("jose %s: %d JWE pairs, %d decrypt + %d encrypt cases; keys and tokens %v, node peer %v",
-		lockedVersion(t, root, "jose"), len(pairs), len(req.Decrypt), len(req.Encrypt),
+	t.Logf("jose %s: %d JWE pairs, %d decrypt + %d encrypt + %d keygen cases; keys and tokens %v, node peer %v",
+		lockedVersion(t, root, "jose"), len(pairs), len(req.Decrypt), len(req.Encrypt), len(req.Generate),
 		prepared.Sub(start).Round(time.Millisecond), time.Since(prepared).Round(time.Millisecond))
 
 	for _, p := range pairs {
@@ -325,7 +354,47 @@ func TestJoseJWE(t *testing.T) {
 			})
 		})
 	}
+	for i, g := range generated {
+		t.Run(fmt.Sprintf("jose_key_to_signet/%s/%s%s", g.Alg, g.Enc, strings.TrimSuffix("/"+g.Crv, "/")), func(t *testing.T) {
+			checkJoseJWEKey(t, g, resp.Generated[i])
+		})
+	}
 	t.Logf("total %v", time.Since(start).Round(time.Millisecond))
+}
+
+// checkJoseJWEKey: a key jose made and exported reads into signet
+// (jwk.ParseEncryptionKeyFor, the algorithm and enc stated), its public
+// half is jose's public JWK, and jose's token encrypted to it decrypts in
+// signet with the claims jose was given.
+func checkJoseJWEKey(t *testing.T, g jweGenerateCase, r generateResult) {
+	t.Helper()
+	if r.Error != "" {
+		t.Fatalf("jose could not make and use a %s key: %s", g.Alg, r.Error)
+	}
+	priv, err := jwk.ParseEncryptionKeyFor(r.PrivateJWK, g.Alg, g.Enc)
+	if err != nil {
+		t.Fatalf("jwk.ParseEncryptionKeyFor(jose's private %s JWK): %v", g.Alg, err)
+	}
+	if priv.KeyID() != g.Kid || !priv.CanSign() {
+		t.Fatalf("jose's private %s JWK read as kid %q, private %v", g.Alg, priv.KeyID(), priv.CanSign())
+	}
+	if r.PublicJWK != nil && string(r.PublicJWK) != "null" {
+		pub, err := jwk.ParseEncryptionKeyFor(r.PublicJWK, g.Alg, g.Enc)
+		if err != nil {
+			t.Fatalf("jwk.ParseEncryptionKeyFor(jose's public %s JWK %s): %v", g.Alg, r.PublicJWK, err)
+		}
+		if want, err := priv.Public(); err != nil || !want.Equal(pub) {
+			t.Fatalf("the public half of jose's private %s JWK is not jose's public JWK (err %v)", g.Alg, err)
+		}
+	}
+	want := g.Claims.(interopClaims)
+	got, err := jwe.Decrypt[interopClaims](priv, r.Token, policyFor(want))
+	if err != nil {
+		t.Fatalf("signet rejected jose's %s token to a jose-made key: %v\ntoken: %s", g.Alg, err, r.Token)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("signet read other claims from jose's %s token:\n got %+v\nwant %+v", g.Alg, got, want)
+	}
 }
 
 // checkJoseDecrypted: jose decrypted signet's token and read the claims signet wrote.

@@ -7,9 +7,11 @@
 //                          "verify_alg", "verify_jwk" (optional: a nested JWT)}...],
 //             "encrypt": [{"alg", "enc", "jwk" (public JWK, or the shared secret / password),
 //                          "claims", "p2c" (optional),
-//                          "sign_alg", "sign_jwk" (optional: a nested JWT)}...]}
+//                          "sign_alg", "sign_jwk" (optional: a nested JWT)}...],
+//             "generate": [{"alg", "enc", "crv" (ECDH-ES), "kid", "claims"}...]}
 //   response {"decrypted": [{"ok", "error", "payload", "header"}...],
-//             "encrypted": [{"token", "error"}...]}
+//             "encrypted": [{"token", "error"}...],
+//             "generated": [{"private_jwk", "public_jwk", "token", "error"}...]}
 //
 // Each response array matches its request array index for index. A failing
 // case is reported in its entry ("ok": false / "error"), never by exiting:
@@ -27,6 +29,10 @@
 //   with setKeyManagementParameters({p2c}) when p2c is given; with sign_jwk,
 //   new SignJWT(claims) signed with importJWK(sign_jwk, sign_alg), then
 //   CompactEncrypt of that JWT with {alg, enc, kid, cty: "JWT"}.
+// generate: jose makes a fresh key (generateKeyPair(alg, {crv}), or
+//   generateSecret(enc) for dir and generateSecret(alg) for the AES key
+//   wraps), exports it with exportJWK (no "alg"; kid added), and encrypts
+//   claims to it, so that the Go side can read keys jose wrote.
 
 import * as jose from "jose";
 
@@ -114,6 +120,29 @@ async function encryptOne({ alg, enc, jwk, claims, p2c, sign_alg, sign_jwk }) {
   }
 }
 
+async function generateOne({ alg, enc, crv, kid, claims }) {
+  try {
+    let privateKey, publicKey;
+    if (alg === "dir") {
+      privateKey = await jose.generateSecret(enc, { extractable: true });
+    } else if (/^A\d+(GCM)?KW$/.test(alg)) {
+      privateKey = await jose.generateSecret(alg, { extractable: true });
+    } else {
+      const options = { extractable: true };
+      if (crv) options.crv = crv;
+      ({ privateKey, publicKey } = await jose.generateKeyPair(alg, options));
+    }
+    const privateJwk = { ...(await jose.exportJWK(privateKey)), kid };
+    const publicJwk = publicKey ? { ...(await jose.exportJWK(publicKey)), kid } : null;
+    const token = await new jose.EncryptJWT(claims)
+      .setProtectedHeader(header(alg, enc, kid))
+      .encrypt(publicKey ?? privateKey);
+    return { private_jwk: privateJwk, public_jwk: publicJwk, token };
+  } catch (err) {
+    return { token: "", error: describe(err) };
+  }
+}
+
 async function main() {
   let request;
   try {
@@ -124,11 +153,12 @@ async function main() {
   }
   // All cases at once: the crypto runs on libuv's thread pool (PBKDF2
   // dominates), and Promise.all keeps request order.
-  const [decrypted, encrypted] = await Promise.all([
+  const [decrypted, encrypted, generated] = await Promise.all([
     Promise.all((request.decrypt ?? []).map(decryptOne)),
     Promise.all((request.encrypt ?? []).map(encryptOne)),
+    Promise.all((request.generate ?? []).map(generateOne)),
   ]);
-  process.stdout.write(JSON.stringify({ decrypted, encrypted }) + "\n");
+  process.stdout.write(JSON.stringify({ decrypted, encrypted, generated }) + "\n");
 }
 
 await main();
