@@ -7,7 +7,10 @@
 // one JSON batch of cases on stdin and answers on stdout. jose_test.go signs
 // with signet and verifies with jose, signs with jose and verifies with
 // signet, for every algorithm in signet.JWSAlgorithms(), and checks that
-// forgeries are refused across the boundary.
+// forgeries are refused across the boundary. node/jwe-peer.mjs and
+// jwe_test.go do the same for JWE: every key-management algorithm (ECDH-ES
+// on P-256, P-384 and X25519) with every content encryption, both ways, and
+// nested JWTs.
 //
 // The second peer is the PyPI package pyseto, pinned with its dependencies
 // (exact versions and hashes) in python/requirements.txt, installed into the

@@ -1,15 +1,19 @@
-// Command signet makes keys, signs, verifies and inspects JWTs, issues and
-// checks PASETO tokens, and signs and verifies HTTP messages (RFC 9421)
-// with the signet library, from the shell; it also runs signet's OAuth 2.0
-// token service (signet serve) and its verifying proxy (signet guard).
+// Command signet makes keys, signs, verifies and inspects JWTs, encrypts
+// and decrypts them as JWEs, issues and checks PASETO tokens, and signs
+// and verifies HTTP messages (RFC 9421) with the signet library, from the
+// shell; it also runs signet's OAuth 2.0 token service (signet serve) and
+// its verifying proxy (signet guard).
 //
 // Usage:
 //
-//	signet keygen ALG [--kid ID]
+//	signet keygen ALG [--kid ID] [--enc ENC] [--crv P-256|P-384|X25519]
 //	signet pub [--alg ALG] < KEY
 //	signet jwt sign --key F [--claims F] [--exp DURATION] [--kid ID] [--alg ALG] [--secret-encoding ENC]
 //	signet jwt verify (--key F | --jwks F | --jwks-url URL) [--iss S] [--aud S]... [--any-aud] [--leeway D] [--no-exp] [--typ T] [--alg ALG]... [--secret-encoding ENC]
 //	signet jwt inspect
+//	signet jwe encrypt --key F [--claims F] [--exp DURATION] [--kid ID] [--alg ALG] [--enc ENC] [--secret-encoding ENC] [--p2c N] [--nested-sign-key G [--nested-sign-alg ALG]]
+//	signet jwe decrypt --key F [--verify-key G [--verify-alg ALG]] [--alg ALG] [--enc ENC] [--secret-encoding ENC] [--iss S] [--aud S]... [--any-aud] [--leeway D] [--no-exp] [--typ T]
+//	signet jwe inspect
 //	signet paseto encrypt|sign --key F [--claims F] [--exp DURATION | --no-exp] [--footer S] [--implicit S]
 //	signet paseto decrypt|verify --key F [--footer S] [--implicit S] [--iss S] [--aud S]... [--any-aud] [--sub S] [--leeway D] [--no-exp]
 //	signet httpsig sign --key F --label L --components '"@method" "@path" …' [--keyid K] [--created now|UNIX] [--expires UNIX] [--nonce N] [--tag T] [--digest sha-256|sha-512]
@@ -149,6 +153,65 @@
 // jwt inspect prints the header and claims of a token on stdin without
 // checking anything, as {"header":…,"claims":…,"verified":false}, and
 // warns on stderr that nothing was verified. Use it for debugging only.
+// Given a JWE (five segments) it prints the protected header alone, as
+// {"header":…,"encrypted":true,"verified":false}; jwe inspect is the same.
+//
+// # Encrypted JWTs (JWE)
+//
+// keygen makes JWE keys too: ALG a key-management algorithm (dir, A128KW,
+// A256KW, A128GCMKW, A256GCMKW, ECDH-ES, ECDH-ES+A128KW, ECDH-ES+A256KW,
+// RSA-OAEP-256, PBES2-HS256+A128KW, PBES2-HS512+A256KW), written as a JWK
+// with "use":"enc". A JWE key is bound to one content encryption as well
+// (A128GCM, A192GCM, A256GCM, A128CBC-HS256, A192CBC-HS384,
+// A256CBC-HS512), given by --enc, default A256GCM; a JWK records the
+// algorithm but not the content encryption, so the same --enc is given
+// again to jwe encrypt and decrypt (keygen warns when it is not the
+// default). A dir key is a key of --enc's size; an ECDH-ES key is on the
+// curve --crv (P-256 by default, P-384 or X25519). RSA-OAEP (SHA-1) keys
+// only decrypt what others send: keygen refuses them (use RSA-OAEP-256),
+// and a key file holding one decrypts but never encrypts.
+//
+// A PBES2 key is a password. keygen makes a random one, 32 base64url
+// characters (192 bits), held in the JWK's "k"; a password of one's own,
+// at least 16 bytes, is read from a file with --secret-encoding raw and
+// --alg PBES2-HS256+A128KW or PBES2-HS512+A256KW. raw keeps every byte,
+// a final newline included: write the file with printf. Raw dir and
+// A*KW secrets are read the same way (raw, base64 or hex). RSA and EC or
+// X25519 keys in PEM need --alg, which PEM does not record. pub prints
+// the public half of an ECDH-ES or RSA-OAEP-256 key; a dir, A*KW or PBES2
+// key is a shared secret with none.
+//
+//	signet keygen ECDH-ES+A256KW --crv X25519 --kid r1 > enc.jwk
+//	signet pub < enc.jwk > enc.pub.jwk
+//	signet keygen dir --enc A128CBC-HS256 > dir.jwk
+//
+// jwe encrypt reads a claims object as jwt sign does (--claims F or stdin,
+// byte for byte, --exp, --kid, a warning without exp) and encrypts it for
+// the recipient's key: a public key for ECDH-ES and RSA-OAEP-256, the
+// shared secret or password otherwise. The claims are first read back by
+// signet's claims reader (what jwe decrypt applies), so claims it would
+// refuse are not encrypted. --p2c sets the PBKDF2 iteration count of a
+// PBES2 token (default 310000, from 1000 to 600000; npm jose reads at most
+// 10000 unless its maxPBES2Count is raised). --nested-sign-key G signs
+// the claims as a JWT with G (a private JWK or PEM; --nested-sign-alg
+// names the JWS algorithm of an RSA PEM key or a JWK without "alg") and
+// encrypts that JWT, with cty "JWT": a nested JWT (RFC 7519 §5.2).
+//
+//	echo '{"sub":"alice","aud":"api"}' | signet jwe encrypt --key enc.pub.jwk --exp 1h > token
+//	signet jwe encrypt --key enc.pub.jwk --nested-sign-key es256.jwk --exp 1h < claims.json > nested
+//
+// jwe decrypt reads a token on stdin, decrypts it with the private key or
+// the secret (--key), checks the claims with the flags of jwt verify
+// (--iss, --aud, --any-aud, --leeway, --no-exp, --typ) and prints them
+// exactly as encrypted. The key decides alg and enc: a token naming
+// others is rejected before any decryption, as are RSA1_5, zip, unknown
+// crit and a p2c above 600000 (see package github.com/signet-go/signet/jwe).
+// A nested JWT is read only with --verify-key G, the signer's key, and
+// the JWT inside must verify with it (--verify-alg as --nested-sign-alg);
+// without --verify-key it is rejected rather than printed unverified.
+//
+//	signet jwe decrypt --key enc.jwk --aud api < token
+//	signet jwe decrypt --key enc.jwk --verify-key es256.pub.jwk --aud api < nested
 //
 // # PASETO
 //

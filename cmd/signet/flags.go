@@ -130,6 +130,8 @@ func (cmd *command) jwsAlg(name string, given bool) (signet.Algorithm, error) {
 		return "", cmd.usageErr("--alg %s is a PASETO algorithm: use signet paseto (jwt takes %s)", alg, jwsAlgorithmList())
 	case alg.IsHTTPSig():
 		return "", cmd.usageErr("--alg %s is an HTTP Message Signatures algorithm: use signet httpsig (jwt takes %s)", alg, jwsAlgorithmList())
+	case alg.IsJWE():
+		return "", cmd.usageErr("--alg %s is a JWE key-management algorithm: use signet jwe (jwt takes %s)", alg, jwsAlgorithmList())
 	}
 	return alg, nil
 }

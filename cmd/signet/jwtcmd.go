@@ -266,6 +266,9 @@ func (c *cli) jwtVerify(args []string) error {
 	if err != nil {
 		return err
 	}
+	if strings.Count(token, ".") == 4 {
+		return fmt.Errorf("%w: the token has 5 segments: it is a JWE, an encrypted token (read it with signet jwe decrypt)", signet.ErrMalformed)
+	}
 	p := jwt.Policy{
 		Issuer:         *iss,
 		Audience:       *aud,

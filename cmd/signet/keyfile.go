@@ -198,6 +198,9 @@ func parseJWK(data []byte, alg signet.Algorithm) (*signet.Key, error) {
 	if err != nil {
 		return nil, err
 	}
+	if a, _ := scanJWKAlg(data); signet.Algorithm(a).IsJWE() {
+		return nil, fmt.Errorf("%w: the JWK is a %s key, for encrypted tokens (use signet jwe)", signet.ErrAlgorithmMismatch, a)
+	}
 	if alg == "" && !namesAlg {
 		return nil, fmt.Errorf("%w: JWK has no \"alg\"; give --alg", signet.ErrUnsupported)
 	}

@@ -113,6 +113,8 @@ func (c *cli) dispatch(args []string) error {
 		return c.pub(rest)
 	case "jwt":
 		return c.jwt(rest)
+	case "jwe":
+		return c.jweCmd(rest)
 	case "paseto":
 		return c.paseto(rest)
 	case "httpsig":
@@ -145,12 +147,17 @@ func (c *cli) jwt(args []string) error {
 }
 
 // usageText is the help printed by "signet help" and with usage errors.
-var usageText = strings.Replace(usageTemplate, "ALGORITHMS", algorithmList(), 1)
+var usageText = strings.NewReplacer("JWEALGORITHMS", jweAlgorithmList(), "ALGORITHMS", algorithmList(), "ENCRYPTIONS", encryptionList()).Replace(usageTemplate)
 
 const usageTemplate = `Usage:
-  signet keygen ALG [--kid ID]
+  signet keygen ALG [--kid ID] [--enc ENC] [--crv P-256|P-384|X25519]
         print a new private key for ALG: a JWK, or a PASERK (k4.local,
-        k4.secret, k3.local, k3.secret) for v4.* and v3.* (no --kid)
+        k4.secret, k3.local, k3.secret) for v4.* and v3.* (no --kid);
+        for a JWE key-management ALG a JWK with "use":"enc", made for the
+        content encryption --enc (default A256GCM; the JWK does not
+        record it: give the same --enc to jwe encrypt and decrypt), on the
+        curve --crv for ECDH-ES* (default P-256); for PBES2* a random
+        password (32 characters, 192 bits) as the JWK's "k"
   signet pub [--alg ALG] < KEY
         print the public half of a private key, in the same encoding
         (JWK in, JWK out; PEM in, SPKI PEM out; k4.secret in, k4.public out)
@@ -162,6 +169,19 @@ const usageTemplate = `Usage:
         --alg algorithms (default RS256 ES256 EdDSA)
   signet jwt inspect
         print the header and claims of the JWT on stdin, NOT verified
+        (for a JWE, five segments: its protected header, NOT decrypted)
+  signet jwe encrypt --key F [--claims F] [--exp DURATION] [--kid ID] [--alg ALG] [--enc ENC] [--secret-encoding ENC] [--p2c N] [--nested-sign-key G [--nested-sign-alg ALG]]
+        encrypt the claims JSON (from --claims F, or stdin) as a JWE
+        (RFC 7516, compact) for the recipient's key: a public key for
+        ECDH-ES* and RSA-OAEP-256, the shared secret or password for dir,
+        A*KW, A*GCMKW and PBES2*; with --nested-sign-key G, sign them
+        as a JWT with G first and encrypt that (a nested JWT, cty JWT)
+  signet jwe decrypt --key F [--verify-key G [--verify-alg ALG]] [--alg ALG] [--enc ENC] [--secret-encoding ENC] [--iss S] [--aud S]... [--any-aud] [--leeway D] [--no-exp] [--typ T]
+        decrypt the JWE on stdin and print its claims, checked as jwt
+        verify checks them; a nested JWT needs --verify-key G, the
+        signer's key, and the JWT inside must verify with it
+  signet jwe inspect
+        print the protected header of the JWE on stdin, NOT decrypted
   signet paseto encrypt|sign --key F [--claims F] [--exp DURATION | --no-exp] [--footer S] [--implicit S]
         issue the claims JSON (from --claims F, or stdin) as a local
         (encrypted) or public (signed) PASETO token
@@ -209,6 +229,8 @@ const usageTemplate = `Usage:
         print this help
 
 Algorithms: ALGORITHMS
+JWE key management: JWEALGORITHMS
+JWE content encryption: ENCRYPTIONS
 
 Key files are JWK (JSON, private or public), PEM (PKCS #8, SPKI, PKCS #1,
 SEC 1) or PASERK (k4.local, k4.public, k4.secret and the same with k3).
@@ -222,6 +244,15 @@ PASERK. For httpsig, an Ed25519, P-256 or P-384 key in PEM or in a JWK
 without "alg" is read for ed25519, ecdsa-p256-sha256 or ecdsa-p384-sha384
 without --alg. Files are read only when they are regular files of at
 most 1 MiB: a named pipe or a device is refused.
+
+A JWE key file is a JWK whose "alg" is a key-management algorithm (the
+content encryption is --enc, default A256GCM: a JWK does not name it),
+PEM with --alg (RSA-OAEP-256, RSA-OAEP, ECDH-ES*: RSA, P-256, P-384 or
+X25519 keys), or with --secret-encoding and --alg a raw secret (dir,
+A*KW, A*GCMKW) or a PBES2 password of at least 16 bytes (raw keeps a
+final newline: write the file with printf). RSA-OAEP (SHA-1) keys only
+decrypt. PBES2 tokens take --p2c iterations (default 310000; signet
+reads at most 600000, npm jose at most 10000 unless told more).
 
 Exit status: 0 success, 1 rejected (reason on stderr), 2 usage error.
 Run "signet COMMAND -h" for the flags of a command.

@@ -150,10 +150,10 @@ func newKeyFile(t *testing.T, dir string, alg signet.Algorithm, kid string) (*si
 
 func TestHelp(t *testing.T) {
 	t.Parallel()
-	for _, args := range [][]string{{"help"}, {"-h"}, {"--help"}, {"jwt", "help"}, {"paseto", "help"}, {"httpsig", "help"}} {
+	for _, args := range [][]string{{"help"}, {"-h"}, {"--help"}, {"jwt", "help"}, {"jwe", "help"}, {"paseto", "help"}, {"httpsig", "help"}} {
 		r := runCLI(t, "", args...)
 		wantCode(t, r, exitOK, strings.Join(args, " "))
-		for _, want := range []string{"signet keygen ALG", "signet pub", "signet jwt sign", "signet jwt verify", "signet jwt inspect", "signet paseto", "signet httpsig sign", "signet httpsig verify", "signet httpsig base", "EdDSA", "v4.local", "ed25519"} {
+		for _, want := range []string{"signet keygen ALG", "signet pub", "signet jwt sign", "signet jwt verify", "signet jwt inspect", "signet jwe encrypt", "signet jwe decrypt", "signet paseto", "signet httpsig sign", "signet httpsig verify", "signet httpsig base", "EdDSA", "v4.local", "ed25519"} {
 			if !strings.Contains(r.stdout, want) {
 				t.Errorf("%q: help lacks %q", args, want)
 			}

@@ -38,7 +38,7 @@ func (c *cli) pub(args []string) error {
 	var out []byte
 	switch detectFormat(data) {
 	case formatJWK:
-		key, err := parseJWK(data, alg)
+		key, err := parsePubJWK(data, alg)
 		if err != nil {
 			return fmt.Errorf("key on stdin: %w", err)
 		}
@@ -50,7 +50,13 @@ func (c *cli) pub(args []string) error {
 		if isLocal(alg) {
 			return fmt.Errorf("key on stdin: %w", errLocalNotPASERK(alg))
 		}
-		key, err := parsePEMAnyRSA(data, alg)
+		var key *signet.Key
+		if alg.IsJWE() {
+			// The content encryption does not change the public half.
+			key, err = signet.ParseEncryptionPEM(data, alg, signet.A256GCM)
+		} else {
+			key, err = parsePEMAnyRSA(data, alg)
+		}
 		if err != nil {
 			return fmt.Errorf("key on stdin: %w", err)
 		}
@@ -96,4 +102,26 @@ func parsePEMAnyRSA(data []byte, alg signet.Algorithm) (*signet.Key, error) {
 		}
 	}
 	return k, err
+}
+
+// parsePubJWK is parseJWK for pub, which also reads JWE keys: a JWK whose
+// "alg" (or --alg) is a JWE key-management algorithm. A JWE JWK names no
+// content encryption, and none changes the public half: it is read for
+// A256GCM. A shared JWE secret or password has no public half.
+func parsePubJWK(data []byte, alg signet.Algorithm) (*signet.Key, error) {
+	jwkAlg, err := scanJWKAlg(data)
+	if err != nil {
+		return nil, err
+	}
+	a := alg
+	if a == "" {
+		a = signet.Algorithm(jwkAlg)
+	}
+	switch {
+	case jweSecretAlg(a) || isDirEncName(string(a)):
+		return nil, fmt.Errorf("%w: a %s key is a shared secret or password with no public half", signet.ErrKeyUsage, clip.String(string(a)))
+	case a.IsJWE():
+		return jwk.ParseEncryptionKeyFor(data, alg, signet.A256GCM)
+	}
+	return parseJWK(data, alg)
 }
