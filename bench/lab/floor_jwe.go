@@ -323,7 +323,6 @@ func concatKDF(dst, z []byte, alg string, size int) []byte {
 	return append(dst, sum[:size]...)
 }
 
-
 // jweMust panics when a floor's own check fails.
 func jweMust(ok bool) {
 	if !ok {
