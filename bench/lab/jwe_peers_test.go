@@ -14,6 +14,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/signet-go/signet/jwe"
+	"github.com/signet-go/signet/jwt"
 )
 
 // jwePeer binds the JWE library named name to the row alg+enc.
@@ -262,5 +265,44 @@ func TestJWEFloorPrimitives(t *testing.T) {
 		if err != nil || !bytes.Equal(got, want) {
 			t.Fatalf("%s: the floor's primitives do not decrypt signet's token: %v", row, err)
 		}
+	}
+}
+
+// TestJWEHarnessAllocs pins what the report's dir+A256GCM target
+// subtracts (cmd/lab, writeJWETargets): the lab's Encrypt case makes one
+// allocation of its own besides jwe.Encrypt's (the claims' aud slice the
+// adapter builds from the Payload), and its Decrypt case one besides
+// jwe.Decrypt's (the Payload it decodes into, fresh per call as for every
+// library).
+func TestJWEHarnessAllocs(t *testing.T) {
+	spec, err := labKeys(t).Spec("dir+A256GCM")
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec.Registered = true
+	x, err := signetJWE{}.New(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := x.(*signetJWEOps)
+	p := NewPayload("small", time.Now())
+	tok, err := x.Encrypt(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	claims := jwt.Claims{Issuer: p.Issuer, Subject: p.Subject, Audience: jwt.Audience{p.Audience}, ExpiresAt: jwt.NumericDate(p.ExpiresAt), IssuedAt: jwt.NumericDate(p.IssuedAt)}
+	opts := jwe.Options{PBES2Count: JWEPBES2Count}
+	direct := testing.AllocsPerRun(50, func() { _, _ = jwe.Encrypt(s.enc, claims, opts) })
+	lab := testing.AllocsPerRun(50, func() { _, _ = x.Encrypt(p) })
+	if lab-direct != 1 {
+		t.Errorf("Encrypt: the lab's case %v allocations, jwe.Encrypt %v", lab, direct)
+	}
+	direct = testing.AllocsPerRun(50, func() { _, _ = jwe.Decrypt[jwt.Claims](s.key, tok, labPolicy) })
+	lab = testing.AllocsPerRun(50, func() {
+		var back Payload
+		_ = x.Decrypt(tok, &back)
+	})
+	if lab-direct != 1 {
+		t.Errorf("Decrypt: the lab's case %v allocations, jwe.Decrypt %v", lab, direct)
 	}
 }

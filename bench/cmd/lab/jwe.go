@@ -21,7 +21,8 @@ func (r *report) writeJWE(b *strings.Builder) {
 		"(jwx's default cap when decrypting). The floor is the mandatory cryptography on the same plaintext with the "+
 		"token's header as AAD, as package jwe's benchmarks define it: dir+A256GCM is AES-GCM with a reused cipher; "+
 		"ECDH-ES is the ephemeral key (encrypt), ECDH, the Concat KDF, AES key wrap and GCM; the others likewise "+
-		"(bench/lab/floor_jwe.go). go-jose's jwt package refuses asymmetric and PBES2 key algorithms for JWTs: "+
+		"(bench/lab/floor_jwe.go). B/op and allocs/op include one allocation of the lab's around each call, "+
+		"as for every library (the claims value Encrypt is given, the Payload Decrypt decodes into). go-jose's jwt package refuses asymmetric and PBES2 key algorithms for JWTs: "+
 		"those rows use its JWE API (jose.ParseEncryptedCompact) and encoding/json.\n\n", lab.JWEPBES2Count)
 	for _, op := range []string{"Encrypt", "Decrypt"} {
 		fmt.Fprintf(b, "### %s\n\n", op)
@@ -46,9 +47,13 @@ func (r *report) writeJWETargets(b *strings.Builder, algs []string) {
 	row := func(target, got string, ok bool) { fmt.Fprintf(b, "| %s | %s | %s |\n", target, got, mark(ok)) }
 	for _, op := range []string{"Encrypt", "Decrypt"} {
 		if f := r.floorTimes("JWE", "dir+A256GCM", "", op); f > 0 {
+			// The lab's case makes one allocation of its own around the
+			// call (the claims' aud slice its adapter builds, the Payload
+			// it decodes into; lab.TestJWEHarnessAllocs): the target is
+			// the jwe call's.
 			s := r.find("JWE", "dir+A256GCM", "", op, "signet", false, 1)
 			row("dir+A256GCM "+strings.ToLower(op)+" ≤ 1.3× the AES-GCM floor, ≤ 2 allocations",
-				fmt.Sprintf("%.2f× floor, %d allocs", f, s.allocs), f <= 1.3 && s.allocs <= 2)
+				fmt.Sprintf("%.2f× floor, %d allocs (the lab's %d less its own one)", f, s.allocs-1, s.allocs), f <= 1.3 && s.allocs-1 <= 2)
 		}
 		if f := r.floorTimes("JWE", "ECDH-ES+A256KW+A256GCM", "", op); f > 0 {
 			row("ECDH-ES+A256KW+A256GCM "+strings.ToLower(op)+" ≤ 1.05× its primitives", fmt.Sprintf("%.3f× floor", f), f <= 1.05)
