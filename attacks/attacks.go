@@ -40,6 +40,7 @@ const (
 	JWT     = "JWT"
 	PASETO  = "PASETO"
 	HTTPSig = "HTTPSig"
+	JWE     = "JWE"
 )
 
 // Verdicts, as in Case.Expect.
@@ -54,7 +55,7 @@ const (
 const Audience = "https://api.example.com"
 
 // Files are the corpus files, one per format.
-var Files = map[string]string{JWT: "jwt.json", PASETO: "paseto.json", HTTPSig: "httpsig.json"}
+var Files = map[string]string{JWT: "jwt.json", PASETO: "paseto.json", HTTPSig: "httpsig.json", JWE: "jwe.json"}
 
 // File is one corpus file.
 type File struct {
@@ -66,19 +67,23 @@ type File struct {
 // Case is one attack (or, with Expect "accept", a control that must pass).
 type Case struct {
 	ID     string `json:"id"`
-	Format string `json:"format"` // JWT, PASETO or HTTPSig
+	Format string `json:"format"` // JWT, PASETO, HTTPSig or JWE
 	Title  string `json:"title"`
 	// Alg is the algorithm the verifier is configured for: a JWS alg
-	// ("RS256"), a PASETO version and purpose ("v4.local") or an RFC 9421
-	// algorithm ("hmac-sha256"). The key is bound to it.
+	// ("RS256"), a PASETO version and purpose ("v4.local"), an RFC 9421
+	// algorithm ("hmac-sha256") or a JWE key-management algorithm
+	// ("ECDH-ES+A256KW"). The key is bound to it.
 	Alg string `json:"alg"`
+	// Enc is the JWE content encryption the verifier's key is bound to
+	// ("A256GCM"); JWE only.
+	Enc string `json:"enc,omitempty"`
 	// Key is the key the verifier holds.
 	Key Key `json:"key"`
 	// Now is the verifier's clock, in Unix seconds.
 	Now int64 `json:"now"`
-	// Token is the JWT or PASETO token presented.
+	// Token is the JWT, PASETO or JWE token presented.
 	Token string `json:"token,omitempty"`
-	// Audience is the audience the verifier names (JWT, PASETO), as an
+	// Audience is the audience the verifier names (JWT, PASETO, JWE), as an
 	// application's Policy does; empty when it names none.
 	Audience string `json:"audience,omitempty"`
 	// Implicit is the PASETO implicit assertion the verifier presents.
@@ -119,11 +124,11 @@ type Key struct {
 }
 
 // Load reads every corpus file of dir, in the order JWT, PASETO, HTTPSig,
-// and checks each case's shape (not its verdict).
+// JWE, and checks each case's shape (not its verdict).
 func Load(dir string) ([]Case, error) {
 	var all []Case
 	seen := map[string]bool{}
-	for _, format := range []string{JWT, PASETO, HTTPSig} {
+	for _, format := range []string{JWT, PASETO, HTTPSig, JWE} {
 		data, err := os.ReadFile(filepath.Join(dir, Files[format]))
 		if err != nil {
 			return nil, err
@@ -174,7 +179,9 @@ func (c Case) check(format string) error {
 	case c.Implicit != "" && format != PASETO:
 		return errors.New("implicit is for PASETO")
 	case c.Audience != "" && format == HTTPSig:
-		return errors.New("audience is for JWT and PASETO")
+		return errors.New("audience is for JWT, PASETO and JWE")
+	case (c.Enc != "") != (format == JWE):
+		return errors.New("a JWE case, and only a JWE case, names enc")
 	case (c.Scheme != "" || c.Replay) && format != HTTPSig:
 		return errors.New("scheme and replay are for HTTPSig")
 	case c.Scheme != "" && c.Scheme != "http" && c.Scheme != "https":
@@ -206,6 +213,8 @@ func (c Case) SignetKey() (*signet.Key, error) {
 	var k *signet.Key
 	var err error
 	switch {
+	case c.Format == JWE:
+		k, err = c.jweKey()
 	case len(c.Key.JWK) > 0:
 		k, err = jwk.ParseKeyFor(c.Key.JWK, alg)
 	case c.Key.PEM != "":
@@ -229,6 +238,26 @@ func (c Case) SignetKey() (*signet.Key, error) {
 		k = k.WithKeyID(c.Key.KID)
 	}
 	return k, nil
+}
+
+// jweKey is the verifier's JWE key, bound to c.Alg and c.Enc: a secret
+// (dir, AES key wrap; the password for PBES2), a PEM private key (ECDH-ES,
+// RSA-OAEP*) or a private JWK.
+func (c Case) jweKey() (*signet.Key, error) {
+	alg, enc := signet.Algorithm(c.Alg), signet.Encryption(c.Enc)
+	switch {
+	case len(c.Key.JWK) > 0:
+		return jwk.ParseEncryptionKeyFor(c.Key.JWK, alg, enc)
+	case c.Key.PEM != "":
+		return signet.ParseEncryptionPEM([]byte(c.Key.PEM), alg, enc)
+	case c.Key.Secret != "":
+		secret, err := base64.RawURLEncoding.Strict().DecodeString(c.Key.Secret)
+		if err != nil {
+			return nil, err
+		}
+		return signet.NewEncryptionKey(alg, enc, secret)
+	}
+	return nil, errors.New("no JWE key")
 }
 
 // Material is the verifier's key as crypto values, for libraries other

@@ -85,7 +85,7 @@ func TestREADMECounts(t *testing.T) {
 		t.Fatal(err)
 	}
 	type tally struct{ cases, controls int }
-	byFormat := map[string]*tally{attacks.JWT: {}, attacks.PASETO: {}, attacks.HTTPSig: {}}
+	byFormat := map[string]*tally{attacks.JWT: {}, attacks.PASETO: {}, attacks.HTTPSig: {}, attacks.JWE: {}}
 	controls := 0
 	for _, c := range cases {
 		byFormat[c.Format].cases++

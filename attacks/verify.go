@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/signet-go/signet/httpsig"
+	"github.com/signet-go/signet/jwe"
 	"github.com/signet-go/signet/jwt"
 	"github.com/signet-go/signet/paseto"
 )
@@ -17,7 +18,8 @@ import (
 // verification, the one definition that attacks_test.go and the lab
 // (bench/lab) both run.
 
-// JWTPolicy is the zero jwt.Policy with the case's clock and audience.
+// JWTPolicy is the zero jwt.Policy with the case's clock and audience;
+// JWE cases are decrypted with it too (jwe.Policy is jwt.Policy).
 func (c Case) JWTPolicy() jwt.Policy {
 	return jwt.Policy{Now: c.clock(), Audience: c.audiences()}
 }
@@ -75,6 +77,9 @@ func (c Case) Verify() error {
 		} else {
 			_, err = paseto.Verify[paseto.Claims](key, c.Token, c.PASETOPolicy())
 		}
+		return err
+	case JWE:
+		_, err := jwe.Decrypt[jwt.Claims](key, c.Token, c.JWTPolicy())
 		return err
 	case HTTPSig:
 		v, err := httpsig.NewVerifier(key, c.HTTPSigPolicy())

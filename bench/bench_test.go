@@ -41,3 +41,5 @@ func BenchmarkJWTSize(b *testing.B)    { run(b, "JWT", true) }
 func BenchmarkPASETO(b *testing.B)     { run(b, "PASETO", false) }
 func BenchmarkPASETOSize(b *testing.B) { run(b, "PASETO", true) }
 func BenchmarkHTTPSig(b *testing.B)    { run(b, "HTTPSig", false) }
+func BenchmarkJWE(b *testing.B)        { run(b, "JWE", false) }
+func BenchmarkJWESize(b *testing.B)    { run(b, "JWE", true) }

@@ -1,7 +1,7 @@
 // Command gen writes signet's attack corpus (attacks/*.json): run it from
 // the repository root,
 //
-//	go run ./attacks/gen          # rewrite attacks/jwt.json, paseto.json, httpsig.json
+//	go run ./attacks/gen          # rewrite attacks/jwt.json, paseto.json, httpsig.json, jwe.json
 //	go run ./attacks/gen -check   # exit 1 if the committed files differ
 //
 // It is the attacker's tool: it builds tokens and messages by hand with the
@@ -79,6 +79,7 @@ func main() {
 	files := []attacks.File{
 		{Format: attacks.JWT, Description: "JWS compact tokens (RFC 7515/7519) presented to a verifier holding one key bound to one algorithm, with the default jwt.Policy given the case's clock and audience (none when the case has no audience): exp required, a token expired at exp, no leeway, an aud refused unless it names the verifier's audience, typ absent or JWT, tokens up to 64 KiB.", Cases: g.jwt()},
 		{Format: attacks.PASETO, Description: "PASETO v4/v3 tokens presented to a verifier holding one key bound to one version and purpose, with the default paseto.Policy given the case's clock, audience (none when the case has no audience) and implicit assertion: exp required, a token expired at exp, an aud refused unless it names the verifier's audience.", Cases: g.paseto()},
+		{Format: attacks.JWE, Description: "JWE compact tokens (RFC 7516) carrying JWT claims, presented to a verifier holding one key bound to one key-management algorithm (alg) and one content encryption (enc), decrypted with the default jwe.Policy (jwt.Policy) given the case's clock and audience: exp required, zip and unknown crit refused, p2c within [1000, 600000], an epk on the key's own curve, tokens up to 64 KiB.", Cases: g.jwe()},
 		{Format: attacks.HTTPSig, Description: "HTTP/1.1 requests signed per RFC 9421, presented to a verifier holding one key (by keyid) with the default httpsig.Policy given the case's clock: created required, within the last five minutes and not in the future (no clock skew), expires not reached (a signature is expired at expires), nonces remembered, a body covered by a matching Content-Digest, @method, @authority and @path covered. Every signature but those of the coverage cases covers at least those three.", Cases: g.httpsig()},
 	}
 	differ := false

@@ -97,6 +97,9 @@ const (
 	Accepted      Outcome = "accepted"
 	Rejected      Outcome = "rejected"
 	NotApplicable Outcome = "n/a"
+	// TimedOut: the library was still working on the case when its time
+	// bound (JWECaseTimeout) ran out: for an attack, a denial of service.
+	TimedOut Outcome = "timeout"
 )
 
 // Verdict is one library's outcome on one case.
@@ -116,7 +119,7 @@ type Verdict struct {
 
 // Wrong reports whether v contradicts the expected verdict.
 func (v Verdict) Wrong(expect string) bool {
-	return v.Outcome == Accepted && expect == attacks.Reject || v.Outcome == Rejected && expect == attacks.Accept
+	return v.Outcome == TimedOut || v.Outcome == Accepted && expect == attacks.Reject || v.Outcome == Rejected && expect == attacks.Accept
 }
 
 // AttackResult is one corpus case run against every library of its
@@ -154,7 +157,12 @@ func RunAttacks(dir string, peers Peers) ([]AttackResult, error) {
 	}
 	out := make([]AttackResult, 0, len(cases))
 	for _, c := range cases {
-		spec, err := attackKeySpec(c)
+		var spec KeySpec
+		if c.Format == attacks.JWE {
+			spec, err = attackJWEKeySpec(c)
+		} else {
+			spec, err = attackKeySpec(c)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -171,6 +179,10 @@ func RunAttacks(dir string, peers Peers) ([]AttackResult, error) {
 		case attacks.HTTPSig:
 			for _, lib := range peers.HTTPSig {
 				r.Verdicts = append(r.Verdicts, attackHTTPSig(lib, spec, c))
+			}
+		case attacks.JWE:
+			for _, lib := range peers.JWE {
+				r.Verdicts = append(r.Verdicts, attackJWE(lib, spec, c))
 			}
 		}
 		out = append(out, r)
@@ -757,7 +769,7 @@ func WriteSecurityReport(w io.Writer, rs []AttackResult, cs []ConformanceResult)
 	type wrong struct{ lib, format string }
 	bad := map[wrong][]string{}
 	var libs []wrong
-	for _, format := range []string{attacks.JWT, attacks.PASETO, attacks.HTTPSig} {
+	for _, format := range []string{attacks.JWT, attacks.PASETO, attacks.JWE, attacks.HTTPSig} {
 		var rows []AttackResult
 		for _, r := range rs {
 			if r.Format == format {
@@ -779,8 +791,11 @@ func WriteSecurityReport(w io.Writer, rs []AttackResult, cs []ConformanceResult)
 				cell := string(v.Outcome)
 				if v.Wrong(r.Expect) {
 					cell = "**ACCEPTED**"
-					if v.Outcome == Rejected {
+					switch v.Outcome {
+					case Rejected:
 						cell = "**REFUSED**"
+					case TimedOut:
+						cell = "**TIMEOUT**"
 					}
 					k := wrong{v.Lib, format}
 					bad[k] = append(bad[k], fmt.Sprintf("`%s` (%s)", r.ID, strings.Join(r.References, ", ")))

@@ -12,9 +12,9 @@ import (
 
 // A Case is one benchmark: a library, or the floor, doing one operation.
 type Case struct {
-	Format   string // "JWT", "PASETO", "HTTPSig"
+	Format   string // "JWT", "PASETO", "HTTPSig", "JWE"
 	Alg      string // "HS256", "v4.local", "hmac-sha256"
-	Op       string // Sign, Verify, RoundTrip, Forged; PASETO local: Encrypt, Decrypt
+	Op       string // Sign, Verify, RoundTrip, Forged; PASETO local and JWE: Encrypt, Decrypt
 	Lib      string // "signet", a peer's short name, or "floor"
 	Size     string // a payload size class (the Size benchmarks); "" otherwise
 	Parallel bool   // b.RunParallel
@@ -50,7 +50,7 @@ func (c Case) Name() string { return c.Bench() + "/" + c.Sub() }
 
 // Options select the cases.
 type Options struct {
-	Formats  []string // "JWT", "PASETO", "HTTPSig"; all when empty
+	Formats  []string // "JWT", "PASETO", "HTTPSig", "JWE"; all when empty
 	Quick    bool     // a few algorithms per format (the report's quick run)
 	Sizes    bool     // the payload-size matrix
 	Parallel bool     // the b.RunParallel variants
@@ -126,6 +126,22 @@ func Cases(k *Keys, o Options) ([]Case, error) {
 		if o.Sizes {
 			for _, size := range Sizes {
 				if err := add(pasetoSizeCases(peers.PASETO, k, "v4.local", size)); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
+	if o.has("JWE") {
+		// Every JWE row runs in the quick run too: six rows of two
+		// operations, a few seconds.
+		for _, name := range JWEAlgs {
+			if err := add(jweCases(peers.JWE, k, name, "small")); err != nil {
+				return nil, err
+			}
+		}
+		if o.Sizes {
+			for _, size := range Sizes {
+				if err := add(jweSizeCases(peers.JWE, k, "dir+A256GCM", size)); err != nil {
 					return nil, err
 				}
 			}

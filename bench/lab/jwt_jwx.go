@@ -97,6 +97,16 @@ func (j *jwxOps) Sign(p *Payload) (string, error) {
 	if j.sign == nil {
 		return "", errors.New("jwx: verify-only key")
 	}
+	t, err := jwxToken(p)
+	if err != nil {
+		return "", err
+	}
+	b, err := jjwt.Sign(t, j.sign...)
+	return string(b), err
+}
+
+// jwxToken builds p as a jwx jwt.Token (JWS and JWE adapters alike).
+func jwxToken(p *Payload) (jjwt.Token, error) {
 	t := jjwt.New()
 	var err error
 	set := func(name string, v any) {
@@ -123,11 +133,7 @@ func (j *jwxOps) Sign(p *Payload) (string, error) {
 	if p.Data != nil {
 		set("data", p.Data)
 	}
-	if err != nil {
-		return "", err
-	}
-	b, err := jjwt.Sign(t, j.sign...)
-	return string(b), err
+	return t, err
 }
 
 func (j *jwxOps) Verify(token string, p *Payload) error {
@@ -135,6 +141,11 @@ func (j *jwxOps) Verify(token string, p *Payload) error {
 	if err != nil {
 		return err
 	}
+	return jwxPayload(t, p)
+}
+
+// jwxPayload reads a parsed jwx jwt.Token into p.
+func jwxPayload(t jjwt.Token, p *Payload) error {
 	*p = Payload{}
 	p.Issuer, _ = t.Issuer()
 	p.Subject, _ = t.Subject()

@@ -38,16 +38,19 @@ type Keys struct {
 	P256, P384, P521       *ecdsa.PrivateKey
 	Ed25519                ed25519.PrivateKey
 	Local32                []byte // PASETO v4/v3/v2 local
+	JWE32                  []byte // JWE dir and A256KW
+	Password               []byte // JWE PBES2 (24 printable bytes)
 }
 
 // NewKeys makes a fresh key set.
 func NewKeys() (*Keys, error) {
-	k := &Keys{HMAC32: make([]byte, 32), HMAC48: make([]byte, 48), HMAC64: make([]byte, 64), Local32: make([]byte, 32)}
-	for _, b := range [][]byte{k.HMAC32, k.HMAC48, k.HMAC64, k.Local32} {
+	k := &Keys{HMAC32: make([]byte, 32), HMAC48: make([]byte, 48), HMAC64: make([]byte, 64), Local32: make([]byte, 32), JWE32: make([]byte, 32)}
+	for _, b := range [][]byte{k.HMAC32, k.HMAC48, k.HMAC64, k.Local32, k.JWE32} {
 		if _, err := rand.Read(b); err != nil {
 			return nil, err
 		}
 	}
+	k.Password = []byte(rand.Text()[:24])
 	var err error
 	if k.RSA, err = rsa.GenerateKey(rand.Reader, 2048); err != nil {
 		return nil, err
@@ -67,7 +70,7 @@ func NewKeys() (*Keys, error) {
 }
 
 // Spec returns the key material for alg, a JWS, PASETO or RFC 9421
-// algorithm name.
+// algorithm name, or a JWE row of JWEAlgs.
 func (k *Keys) Spec(alg string) (KeySpec, error) {
 	s := KeySpec{Alg: alg, KeyID: "lab-" + alg}
 	switch alg {
@@ -93,6 +96,14 @@ func (k *Keys) Spec(alg string) (KeySpec, error) {
 		s.Private, s.Public = k.P521, &k.P521.PublicKey
 	case "EdDSA", "ed25519", "v4.public", "v2.public":
 		s.Private, s.Public = k.Ed25519, k.Ed25519.Public()
+	case "dir+A256GCM", "dir+A128CBC-HS256", "A256KW+A256GCM":
+		s.Secret = k.JWE32
+	case "PBES2-HS256+A128KW+A128GCM":
+		s.Secret = k.Password
+	case "ECDH-ES+A256KW+A256GCM":
+		s.Private, s.Public = k.P256, &k.P256.PublicKey
+	case "RSA-OAEP-256+A256GCM":
+		s.Private, s.Public = k.RSA, &k.RSA.PublicKey
 	default:
 		return s, fmt.Errorf("lab: no key for %q", alg)
 	}

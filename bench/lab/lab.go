@@ -42,6 +42,28 @@ type PASETO interface {
 	Open(token string, p *Payload) error
 }
 
+// JWELib is one JWE (RFC 7516, compact serialization) library under test.
+type JWELib interface {
+	// Name: "signet", "jwx", "go-jose".
+	Name() string
+	// Algs lists the lab's JWE rows it implements, as JWEAlgs names them
+	// ("dir+A256GCM": alg and enc joined by "+").
+	Algs() []string
+	// New binds the library to k.Alg (alg+enc) and k's key: the secret or
+	// password, or the recipient's key pair (Encrypt uses the public half).
+	New(k KeySpec) (JWE, error)
+}
+
+// JWE encrypts claims to the bound key and decrypts them, as an
+// application using the library for encrypted JWTs would: Decrypt
+// authenticates and decrypts with the key's alg and enc (the key's, never
+// the token's choice where the library lets the caller say so), checks
+// the expiry and decodes the claims into p.
+type JWE interface {
+	Encrypt(p *Payload) (string, error)
+	Decrypt(token string, p *Payload) error
+}
+
 // HTTPSigLib is one RFC 9421 library under test.
 type HTTPSigLib interface {
 	// Name: "signet", "yaronf", "remitly", "common-fate"; "forcebit".
@@ -67,6 +89,9 @@ func JWTLibs() []JWTLib { return DefaultPeers().JWT }
 
 // PASETOLibs returns the PASETO libraries of DefaultPeers, signet first.
 func PASETOLibs() []PASETOLib { return DefaultPeers().PASETO }
+
+// JWELibs returns the JWE libraries of DefaultPeers, signet first.
+func JWELibs() []JWELib { return DefaultPeers().JWE }
 
 // HTTPSigLibs returns the RFC 9421 libraries of DefaultPeers, signet first.
 func HTTPSigLibs() []HTTPSigLib { return DefaultPeers().HTTPSig }

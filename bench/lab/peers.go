@@ -9,16 +9,19 @@ type Peers struct {
 	JWT     []JWTLib
 	PASETO  []PASETOLib
 	HTTPSig []HTTPSigLib
+	JWE     []JWELib
 }
 
 // DefaultPeers returns the lab's own adapters: signet, then the peers
 // the lab always builds with (golang-jwt, jwx, go-jose, cristalhq,
-// kataras; go-paseto, o1egl; yaronf, remitly, common-fate).
+// kataras; go-paseto, o1egl; yaronf, remitly, common-fate; for JWE
+// jwx and go-jose).
 func DefaultPeers() Peers {
 	return Peers{
 		JWT:     []JWTLib{signetJWT{}, golangJWT{}, jwxJWT{}, goJoseJWT{}, cristalhqJWT{}, katarasJWT{}},
 		PASETO:  []PASETOLib{signetPASETO{}, goPASETO{}, o1eglPASETO{}},
 		HTTPSig: []HTTPSigLib{signetHTTPSig{}, yaronfHTTPSig{}, remitlyHTTPSig{}, commonFateHTTPSig{}},
+		JWE:     []JWELib{signetJWE{}, jwxJWE{}, goJoseJWE{}},
 	}
 }
 
@@ -29,10 +32,11 @@ func (p Peers) Add(more Peers) Peers {
 		JWT:     append(append([]JWTLib(nil), p.JWT...), more.JWT...),
 		PASETO:  append(append([]PASETOLib(nil), p.PASETO...), more.PASETO...),
 		HTTPSig: append(append([]HTTPSigLib(nil), p.HTTPSig...), more.HTTPSig...),
+		JWE:     append(append([]JWELib(nil), p.JWE...), more.JWE...),
 	}
 }
 
-// Names lists the libraries of one format ("JWT", "PASETO", "HTTPSig")
+// Names lists the libraries of one format ("JWT", "PASETO", "HTTPSig", "JWE")
 // in p's order; none for another format.
 func (p Peers) Names(format string) []string {
 	var out []string
@@ -47,6 +51,10 @@ func (p Peers) Names(format string) []string {
 		}
 	case "HTTPSig":
 		for _, l := range p.HTTPSig {
+			out = append(out, l.Name())
+		}
+	case "JWE":
+		for _, l := range p.JWE {
 			out = append(out, l.Name())
 		}
 	}

@@ -16,23 +16,26 @@ func TestREADMEPeers(t *testing.T) {
 		t.Fatal(err)
 	}
 	text := strings.Join(strings.Fields(string(b)), " ")
-	m := regexp.MustCompile(`runs signet against (.+?) \(JWT\), (.+?) \(PASETO\), (.+?) \(RFC 9421\)`).FindStringSubmatch(text)
+	m := regexp.MustCompile(`runs signet against (.+?) \(JWT\), (.+?) \(PASETO\), (.+?) \(JWE\), (.+?) \(RFC 9421\)`).FindStringSubmatch(text)
 	if m == nil {
-		t.Fatal("README.md no longer lists the lab's peers as \"runs signet against … (JWT), … (PASETO), … (RFC 9421)\": update this test with the text")
+		t.Fatal("README.md no longer lists the lab's peers as \"runs signet against … (JWT), … (PASETO), … (JWE), … (RFC 9421)\": update this test with the text")
 	}
 	split := regexp.MustCompile(`, (?:and )?| and `)
-	var jwtLibs, pasetoLibs, httpsigLibs []string
+	var jwtLibs, pasetoLibs, jweLibs, httpsigLibs []string
 	for _, l := range JWTLibs() {
 		jwtLibs = append(jwtLibs, l.Name())
 	}
 	for _, l := range PASETOLibs() {
 		pasetoLibs = append(pasetoLibs, l.Name())
 	}
+	for _, l := range JWELibs() {
+		jweLibs = append(jweLibs, l.Name())
+	}
 	for _, l := range HTTPSigLibs() {
 		httpsigLibs = append(httpsigLibs, l.Name())
 	}
-	for i, libs := range [][]string{jwtLibs, pasetoLibs, httpsigLibs} {
-		format := []string{"JWT", "PASETO", "RFC 9421"}[i]
+	for i, libs := range [][]string{jwtLibs, pasetoLibs, jweLibs, httpsigLibs} {
+		format := []string{"JWT", "PASETO", "JWE", "RFC 9421"}[i]
 		named := split.Split(m[i+1], -1)
 		peers := slices.DeleteFunc(slices.Clone(libs), func(s string) bool { return s == "signet" })
 		slices.Sort(named)

@@ -32,6 +32,7 @@ func (r *report) writeCharts(dir string) ([]chart, error) {
 	bars := []struct{ format, alg, op string }{
 		{"JWT", "HS256", "Sign"}, {"JWT", "HS256", "Verify"}, {"JWT", "EdDSA", "Verify"}, {"JWT", "HS256", "Forged"},
 		{"PASETO", "v4.local", "Encrypt"}, {"PASETO", "v4.local", "Decrypt"}, {"PASETO", "v4.public", "Verify"},
+		{"JWE", "dir+A256GCM", "Encrypt"}, {"JWE", "dir+A256GCM", "Decrypt"}, {"JWE", "ECDH-ES+A256KW+A256GCM", "Decrypt"},
 		{"HTTPSig", "hmac-sha256", "Sign"}, {"HTTPSig", "hmac-sha256", "Verify"}, {"HTTPSig", "ecdsa-p256-sha256", "Verify"},
 	}
 	for _, c := range bars {
@@ -43,7 +44,7 @@ func (r *report) writeCharts(dir string) ([]chart, error) {
 			out = append(out, ch)
 		}
 	}
-	for _, c := range []struct{ format, alg, op string }{{"JWT", "HS256", "Verify"}, {"PASETO", "v4.local", "Decrypt"}} {
+	for _, c := range []struct{ format, alg, op string }{{"JWT", "HS256", "Verify"}, {"PASETO", "v4.local", "Decrypt"}, {"JWE", "dir+A256GCM", "Decrypt"}} {
 		ch, ok, err := r.sizeChart(dir, c.format, c.alg, c.op)
 		if err != nil {
 			return nil, err

@@ -13,6 +13,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -66,7 +67,7 @@ func run(args []string, stderr io.Writer) error {
 	out := fs.String("out", "out/report", "`directory` for REPORT.md, charts and results.json")
 	attacks := fs.String("attacks", "../attacks", "`directory` of the attack corpus")
 	vectors := fs.String("vectors", "../testdata", "`directory` of the published vectors")
-	only := fs.String("format", "", "run one `format` only: JWT, PASETO or HTTPSig")
+	only := fs.String("format", "", "run these `formats` only (comma-separated): JWT, PASETO, JWE, HTTPSig")
 	xl := fs.String("xlang", "../out/xlang/results.json", "`file` of the cross-language run (make xlang), included when present")
 	section := fs.String("section", "", "run one `section` only: remote-keys (the remote JWKS caches; about 40 s in --quick)")
 	skipped := fs.String("skipped", "", "the studies' peers left out, and why: \"`names: reason`\" (scripts/lab.sh, in a build without them)")
@@ -82,7 +83,7 @@ func run(args []string, stderr io.Writer) error {
 		cfg.mode, cfg.rounds, cfg.targetRounds, cfg.benchtime = "full", 5, 9, 250*time.Millisecond
 	}
 	if *only != "" {
-		cfg.formats = []string{*only}
+		cfg.formats = strings.Split(*only, ",")
 	}
 	switch *section {
 	case "", "remote-keys":

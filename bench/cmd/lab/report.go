@@ -246,6 +246,8 @@ flipped, which every library must refuse.
 		b.WriteString("### Concurrency (v4.local)\n\n")
 		r.parallelTable(&b, "PASETO", "v4.local", []string{"Encrypt", "Decrypt"})
 	}
+	r.writeJWE(&b)
+	r.writeJWEvsPASETO(&b)
 	hsAlgs := r.algsOf("HTTPSig", lab.HTTPSigAlgs)
 	if len(hsAlgs) > 0 {
 		b.WriteString("## HTTP Message Signatures (RFC 9421)\n\nA JSON POST covering @method, @authority, @path and content-type, with created and keyid.\n\n")

@@ -42,7 +42,7 @@ type envInfo struct {
 }
 
 func newReport(cfg config, ms []*measurement, sec *security, started time.Time) *report {
-	if len(cfg.peers.JWT)+len(cfg.peers.PASETO)+len(cfg.peers.HTTPSig) == 0 {
+	if len(cfg.peers.JWT)+len(cfg.peers.PASETO)+len(cfg.peers.HTTPSig)+len(cfg.peers.JWE) == 0 {
 		cfg.peers = lab.DefaultPeers() // a config made without runPeers
 	}
 	r := &report{cfg: cfg, ms: ms, sec: sec, started: started, env: environment(), floors: map[string]*measurement{}}
