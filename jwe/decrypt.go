@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/signet-go/signet"
 	"github.com/signet-go/signet/internal/b64"
@@ -97,6 +96,65 @@ func decrypt(keys signet.Keys, token string, p *Policy, wantHeader bool) ([]byte
 	if keys == nil {
 		return nil, decrypted{}, fmt.Errorf("%w: nil keys", signet.ErrKeyUsage)
 	}
+	if k, ok := keys.(*signet.Key); ok && p.Type == "" {
+		if pt, ok, err := decryptOwn(k, token); ok {
+			if err != nil {
+				return nil, decrypted{}, err
+			}
+			var d decrypted
+			if wantHeader {
+				d.hdr = Header{Algorithm: signet.Dir, Encryption: k.Encryption(), KeyID: k.KeyID()}
+			}
+			return pt, d, nil
+		}
+	}
+	return decryptAny(keys, token, p, wantHeader)
+}
+
+// decryptOwn is decrypt for the case that dominates, a dir key given alone
+// and a token with the very header that key's Encrypt writes: what reading
+// the header would give is known, and the key is the one candidate. The
+// iv, ciphertext and tag are decoded into one new buffer and opened in
+// place. With ok false the token is not of that shape (or not strict
+// base64url), and decryptAny reads it and says what is wrong; with ok
+// true, err is decrypt's answer.
+func decryptOwn(k *signet.Key, token string) (pt []byte, ok bool, err error) {
+	if !k.Algorithm().IsJWE() {
+		return nil, false, nil
+	}
+	st := stateOf(k)
+	if st.err != nil || st.km.kind != kindDir {
+		return nil, false, nil
+	}
+	hdr, exact := st.staticHeaderOf(k.KeyID())
+	c := st.ce
+	h, ivEnc, tagEnc := len(hdr), b64.EncodedLen(c.ivSize), b64.EncodedLen(c.tagSize)
+	// header "." (no encrypted key) "." iv "." ciphertext "." tag
+	ctStart, ctEnd := h+3+ivEnc, len(token)-1-tagEnc
+	if !exact || ctEnd < ctStart || token[:h] != unsafex.String(hdr) || token[h] != '.' || token[h+1] != '.' ||
+		token[ctStart-1] != '.' || token[ctEnd] != '.' {
+		return nil, false, nil
+	}
+	cts := token[ctStart:ctEnd]
+	ctLen := b64.DecodedLen(len(cts))
+	buf := unsafex.MakeNoZero(ctLen + c.tagSize + c.ivSize)[:ctLen+c.tagSize+c.ivSize]
+	ct, tag, iv := buf[:ctLen], buf[ctLen:ctLen+c.tagSize], buf[ctLen+c.tagSize:]
+	// A '.' in the ciphertext (a sixth segment) is not base64url either.
+	if b64.EncodedLen(ctLen) != len(cts) || !decodeInto(ct, cts) || !decodeInto(tag, token[ctEnd+1:]) || !decodeInto(iv, token[h+2:ctStart-1]) {
+		return nil, false, nil
+	}
+	pt, err = st.dir.open(ct, iv, tag, unsafex.Bytes(token[:h])) // the AAD is only read
+	return pt, true, err
+}
+
+// decodeInto decodes strict base64url s into exactly dst.
+func decodeInto(dst []byte, s string) bool {
+	n, err := b64.Decode(dst, s)
+	return err == nil && n == len(dst)
+}
+
+// decryptAny is decrypt for any keys and token.
+func decryptAny(keys signet.Keys, token string, p *Policy, wantHeader bool) ([]byte, decrypted, error) {
 	var seg [5]string
 	rest := token
 	for i := range 4 {
@@ -242,8 +300,8 @@ func isOwnHeader(k *signet.Key, hs string) bool {
 	if st.err != nil || (st.km.kind != kindDir && st.km.kind != kindKW && st.km.kind != kindRSA) {
 		return false
 	}
-	kid := k.KeyID()
-	return utf8.ValidString(kid) && hs == string(st.staticHeader(kid))
+	hdr, exact := st.staticHeaderOf(k.KeyID())
+	return exact && hs == unsafex.String(hdr)
 }
 
 // isFatal reports whether err is about the token, not the key tried: no
