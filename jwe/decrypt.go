@@ -4,6 +4,7 @@ import (
 	"crypto/cipher"
 	"crypto/rand"
 	"crypto/rsa"
+	"crypto/subtle"
 	"fmt"
 	"io"
 	"strings"
@@ -377,15 +378,22 @@ func (st *keyState) unwrap(h *header, ek []byte) (*contentKey, error) {
 			return nil, fmt.Errorf("%w: %s encrypted key must be %d bytes", signet.ErrMalformed, st.km.alg, st.rsaPub.Size())
 		}
 		// RFC 7516 §11.5: a failed decryption goes on with a random CEK,
-		// so that it fails where a wrong tag does, and as fast.
-		cek, err := rsa.DecryptOAEP(st.km.hash.New(), nil, st.rsaPri, ek, nil)
-		if err != nil || len(cek) != c.cekSize {
-			cek = make([]byte, c.cekSize)
-			if _, err := io.ReadFull(rand.Reader, cek); err != nil {
-				return nil, fmt.Errorf("jwe: CEK: %w", err)
-			}
-		}
+		// so that it fails where a wrong tag does, and as fast. The random
+		// CEK is drawn before decrypting, whatever the outcome, and the
+		// decrypted one copied over it in constant time: the same work
+		// either way (drawing only on failure took measurably longer).
+		cek := make([]byte, c.cekSize)
 		defer clear(cek)
+		if _, err := io.ReadFull(rand.Reader, cek); err != nil {
+			return nil, fmt.Errorf("jwe: CEK: %w", err)
+		}
+		dec, err := rsa.DecryptOAEP(st.km.hash.New(), nil, st.rsaPri, ek, nil)
+		defer clear(dec)
+		src, good := cek, 0
+		if err == nil && len(dec) == len(cek) {
+			src, good = dec, 1
+		}
+		subtle.ConstantTimeCopy(good, cek, src)
 		return newContentKey(c, cek)
 	default: // kindPBES2
 		if !h.hasP2C || h.p2s == "" {
