@@ -105,3 +105,4 @@ func FuzzNewEncryptionKey(f *testing.F) {
 		}
 	})
 }
+
