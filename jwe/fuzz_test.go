@@ -105,4 +105,3 @@ func FuzzNewEncryptionKey(f *testing.F) {
 		}
 	})
 }
-
