@@ -27,6 +27,19 @@ func BenchmarkParts(b *testing.B) {
 	enc := make([]byte, 0, b64.EncodedLen(len(raw))+8)
 	seg := string(b64.AppendEncode(nil, payload))
 	n := len(dir.tok)
+	f := newDirFloor(b, dir.key, dir.tok)
+	b.Run("FloorSeal", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			f.seal()
+		}
+	})
+	b.Run("FloorOpen", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			f.open()
+		}
+	})
 	b.Run("AppendClaims", func(b *testing.B) {
 		b.ReportAllocs()
 		var scratch [512]byte
