@@ -46,24 +46,26 @@ func newContentKey(c *ce, cek []byte) (*contentKey, error) {
 	return k, nil
 }
 
-// seal encrypts in place. raw is iv ‖ plaintext (ptLen bytes) ‖ room for
-// the rest of the ciphertext and the tag, exactly; the iv is set. It
-// returns the ciphertext and tag, within raw.
-func (k *contentKey) seal(raw []byte, ptLen int, aad []byte) (ct, tag []byte) {
+// maxTag is the largest tag of a content encryption (A256CBC-HS512's).
+const maxTag = 32
+
+// seal encrypts in place. buf is the plaintext (ptLen bytes) followed by
+// room for the rest of the ciphertext and the tag, exactly; iv and aad lie
+// outside buf. It returns the ciphertext and tag, within buf.
+func (k *contentKey) seal(buf, iv []byte, ptLen int, aad []byte) (ct, tag []byte) {
 	c := k.c
-	iv := raw[:c.ivSize]
 	if !c.cbc {
-		out := k.gcm.Seal(raw[c.ivSize:c.ivSize], iv, raw[c.ivSize:c.ivSize+ptLen], aad)
+		out := k.gcm.Seal(buf[:0], iv, buf[:ptLen], aad)
 		return out[:ptLen], out[ptLen:]
 	}
 	ctLen := c.ctSize(ptLen)
-	ct = raw[c.ivSize : c.ivSize+ctLen]
+	ct = buf[:ctLen]
 	pad := byte(ctLen - ptLen)
 	for i := ptLen; i < ctLen; i++ {
 		ct[i] = pad
 	}
 	cipher.NewCBCEncrypter(k.block, iv).CryptBlocks(ct, ct)
-	tag = raw[c.ivSize+ctLen:]
+	tag = buf[ctLen:]
 	k.mac(tag[:0], aad, iv, ct)
 	return ct, tag
 }

@@ -4,10 +4,10 @@ import (
 	"crypto/cipher"
 	"crypto/rand"
 	"crypto/rsa"
+	"crypto/subtle"
 	"fmt"
 	"io"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/signet-go/signet"
 	"github.com/signet-go/signet/internal/b64"
@@ -97,6 +97,65 @@ func decrypt(keys signet.Keys, token string, p *Policy, wantHeader bool) ([]byte
 	if keys == nil {
 		return nil, decrypted{}, fmt.Errorf("%w: nil keys", signet.ErrKeyUsage)
 	}
+	if k, ok := keys.(*signet.Key); ok && p.Type == "" {
+		if pt, ok, err := decryptOwn(k, token); ok {
+			if err != nil {
+				return nil, decrypted{}, err
+			}
+			var d decrypted
+			if wantHeader {
+				d.hdr = Header{Algorithm: signet.Dir, Encryption: k.Encryption(), KeyID: k.KeyID()}
+			}
+			return pt, d, nil
+		}
+	}
+	return decryptAny(keys, token, p, wantHeader)
+}
+
+// decryptOwn is decrypt for the case that dominates, a dir key given alone
+// and a token with the very header that key's Encrypt writes: what reading
+// the header would give is known, and the key is the one candidate. The
+// iv, ciphertext and tag are decoded into one new buffer and opened in
+// place. With ok false the token is not of that shape (or not strict
+// base64url), and decryptAny reads it and says what is wrong; with ok
+// true, err is decrypt's answer.
+func decryptOwn(k *signet.Key, token string) (pt []byte, ok bool, err error) {
+	if !k.Algorithm().IsJWE() {
+		return nil, false, nil
+	}
+	st := stateOf(k)
+	if st.err != nil || st.km.kind != kindDir {
+		return nil, false, nil
+	}
+	hdr, exact := st.staticHeaderOf(k.KeyID())
+	c := st.ce
+	h, ivEnc, tagEnc := len(hdr), b64.EncodedLen(c.ivSize), b64.EncodedLen(c.tagSize)
+	// header "." (no encrypted key) "." iv "." ciphertext "." tag
+	ctStart, ctEnd := h+3+ivEnc, len(token)-1-tagEnc
+	if !exact || ctEnd < ctStart || token[:h] != unsafex.String(hdr) || token[h] != '.' || token[h+1] != '.' ||
+		token[ctStart-1] != '.' || token[ctEnd] != '.' {
+		return nil, false, nil
+	}
+	cts := token[ctStart:ctEnd]
+	ctLen := b64.DecodedLen(len(cts))
+	buf := unsafex.MakeNoZero(ctLen + c.tagSize + c.ivSize)[:ctLen+c.tagSize+c.ivSize]
+	ct, tag, iv := buf[:ctLen], buf[ctLen:ctLen+c.tagSize], buf[ctLen+c.tagSize:]
+	// A '.' in the ciphertext (a sixth segment) is not base64url either.
+	if b64.EncodedLen(ctLen) != len(cts) || !decodeInto(ct, cts) || !decodeInto(tag, token[ctEnd+1:]) || !decodeInto(iv, token[h+2:ctStart-1]) {
+		return nil, false, nil
+	}
+	pt, err = st.dir.open(ct, iv, tag, unsafex.Bytes(token[:h])) // the AAD is only read
+	return pt, true, err
+}
+
+// decodeInto decodes strict base64url s into exactly dst.
+func decodeInto(dst []byte, s string) bool {
+	n, err := b64.Decode(dst, s)
+	return err == nil && n == len(dst)
+}
+
+// decryptAny is decrypt for any keys and token.
+func decryptAny(keys signet.Keys, token string, p *Policy, wantHeader bool) ([]byte, decrypted, error) {
 	var seg [5]string
 	rest := token
 	for i := range 4 {
@@ -242,8 +301,8 @@ func isOwnHeader(k *signet.Key, hs string) bool {
 	if st.err != nil || (st.km.kind != kindDir && st.km.kind != kindKW && st.km.kind != kindRSA) {
 		return false
 	}
-	kid := k.KeyID()
-	return utf8.ValidString(kid) && hs == string(st.staticHeader(kid))
+	hdr, exact := st.staticHeaderOf(k.KeyID())
+	return exact && hs == unsafex.String(hdr)
 }
 
 // isFatal reports whether err is about the token, not the key tried: no
@@ -319,15 +378,23 @@ func (st *keyState) unwrap(h *header, ek []byte) (*contentKey, error) {
 			return nil, fmt.Errorf("%w: %s encrypted key must be %d bytes", signet.ErrMalformed, st.km.alg, st.rsaPub.Size())
 		}
 		// RFC 7516 §11.5: a failed decryption goes on with a random CEK,
-		// so that it fails where a wrong tag does, and as fast.
-		cek, err := rsa.DecryptOAEP(st.km.hash.New(), nil, st.rsaPri, ek, nil)
-		if err != nil || len(cek) != c.cekSize {
-			cek = make([]byte, c.cekSize)
-			if _, err := io.ReadFull(rand.Reader, cek); err != nil {
-				return nil, fmt.Errorf("jwe: CEK: %w", err)
-			}
-		}
+		// so that it fails where a wrong tag does, and as fast. The random
+		// CEK is drawn before decrypting, whatever the outcome, and the
+		// decrypted one copied over it in constant time: the same work
+		// either way (drawing only on failure gave a failure one more
+		// crypto/rand read, ~45 ns, than a success).
+		cek := make([]byte, c.cekSize)
 		defer clear(cek)
+		if _, err := io.ReadFull(rand.Reader, cek); err != nil {
+			return nil, fmt.Errorf("jwe: CEK: %w", err)
+		}
+		dec, err := rsa.DecryptOAEP(st.km.hash.New(), nil, st.rsaPri, ek, nil)
+		defer clear(dec)
+		src, good := cek, 0
+		if err == nil && len(dec) == len(cek) {
+			src, good = dec, 1
+		}
+		subtle.ConstantTimeCopy(good, cek, src)
 		return newContentKey(c, cek)
 	default: // kindPBES2
 		if !h.hasP2C || h.p2s == "" {

@@ -84,9 +84,8 @@ func encState(key *signet.Key) (*keyState, error) {
 	return st, nil
 }
 
-// encrypt builds header.ek.iv.ciphertext.tag in one allocation: the raw
-// iv, ciphertext and tag are made past the token's end, then encoded into
-// place. For a dir key with a cached header that is the only allocation.
+// encrypt returns the JWE of pt under key, built in one allocation (see
+// assemble).
 func encrypt(key *signet.Key, pt []byte, cty string, o *Options) (string, error) {
 	st, err := encState(key)
 	if err != nil {
@@ -96,62 +95,96 @@ func encrypt(key *signet.Key, pt []byte, cty string, o *Options) (string, error)
 }
 
 // encrypt is encrypt with the key's state; rnd gives the CEK and the IVs
-// (crypto/rand, or in tests the values of a published example).
+// (crypto/rand, or in tests the values of a published example). A key
+// whose header has no per-message member (dir, A*KW, RSA-OAEP-256) writes
+// its encoded header, made once per key ID and kept with the key, when
+// there is no cty; the others write theirs per message.
 func (st *keyState) encrypt(kid string, pt []byte, cty string, o *Options, rnd io.Reader) (string, error) {
-	var err error
-	var hb [512]byte
-	var hdr []byte   // the encoded header, when cached
-	var hjson []byte // else the header's JSON
-	var ck *contentKey
-	var ek []byte
-	if st.km.kind == kindDir || st.km.kind == kindKW || st.km.kind == kindRSA {
-		if cty == "" {
-			hdr = st.staticHeader(kid)
-		} else {
-			hjson = append(appendHeaderStart(hb[:0], st, kid, cty), '}')
-		}
+	static := st.km.kind == kindDir || st.km.kind == kindKW || st.km.kind == kindRSA
+	if static && cty == "" {
 		if st.km.kind == kindDir {
-			ck = st.dir
-		} else if ck, ek, _, err = st.wrapNew(nil, o, rnd); err != nil {
+			return assemble(st.dir, st.staticHeader(kid), nil, nil, pt, rnd)
+		}
+		ck, ek, _, err := st.wrapNew(nil, o, rnd)
+		if err != nil {
 			return "", err
 		}
-	} else {
-		var extra []byte
-		if ck, ek, extra, err = st.wrapNew(hb[:0], o, rnd); err != nil {
-			return "", err
-		}
-		hjson = append(appendHeaderStart(make([]byte, 0, 128+len(extra)), st, kid, cty), extra...)
-		hjson = append(hjson, '}')
+		return assemble(ck, st.staticHeader(kid), nil, ek, pt, rnd)
 	}
-	c := st.ce
+	return st.encryptHeader(kid, pt, cty, o, rnd)
+}
+
+// encryptHeader is encrypt for a header written per message: with a cty,
+// or with the members of the message's key management (epk, iv and tag,
+// p2s and p2c).
+func (st *keyState) encryptHeader(kid string, pt []byte, cty string, o *Options, rnd io.Reader) (string, error) {
+	var hb [512]byte
+	ck, ek, extra, err := st.dirOrWrap(hb[:0], o, rnd)
+	if err != nil {
+		return "", err
+	}
+	hjson := append(appendHeaderStart(make([]byte, 0, 128+len(extra)), st, kid, cty), extra...)
+	hjson = append(hjson, '}')
+	return assemble(ck, nil, hjson, ek, pt, rnd)
+}
+
+// dirOrWrap is wrapNew, or for a dir key its own content key.
+func (st *keyState) dirOrWrap(extra []byte, o *Options, rnd io.Reader) (*contentKey, []byte, []byte, error) {
+	if st.km.kind == kindDir {
+		return st.dir, nil, extra, nil
+	}
+	return st.wrapNew(extra, o, rnd)
+}
+
+// inPlaceGap is how far, at least, b64.AppendEncode's writes stay behind
+// its reads when assemble encodes the ciphertext forward within the token
+// itself: more than the 16 bytes it writes per step (paseto's rule).
+const inPlaceGap = 32
+
+// assemble writes header.ek.iv.ciphertext.tag in one allocation and returns
+// it. The header is hdr, already encoded, or else hjson, encoded here; it
+// is also the AAD. The plaintext is copied into the token's own buffer, at
+// the place from which its ciphertext, sealed in place, can be encoded
+// forward into its segment with the encoding's end always inPlaceGap bytes
+// or more before the next byte it reads; the iv is drawn from rnd just
+// before it, and the tag is encoded from a copy. The buffer is at most
+// inPlaceGap+tag bytes longer than the token.
+func assemble(ck *contentKey, hdr, hjson, ek, pt []byte, rnd io.Reader) (string, error) {
+	c := ck.c
 	hlen := len(hdr)
 	if hdr == nil {
 		hlen = b64.EncodedLen(len(hjson))
 	}
 	ctLen := c.ctSize(len(pt))
-	n := hlen + 1 + b64.EncodedLen(len(ek)) + 1 + b64.EncodedLen(c.ivSize) + 1 + b64.EncodedLen(ctLen) + 1 + b64.EncodedLen(c.tagSize)
-	rawLen := c.ivSize + ctLen + c.tagSize
-	out := unsafex.MakeNoZero(n + rawLen)
-	raw := out[n : n+rawLen]
-	if _, err := io.ReadFull(rnd, raw[:c.ivSize]); err != nil {
+	ctEnc := b64.EncodedLen(ctLen)
+	ctAt := hlen + 1 + b64.EncodedLen(len(ek)) + 1 + b64.EncodedLen(c.ivSize) + 1 // the ciphertext's segment
+	n := ctAt + ctEnc + 1 + b64.EncodedLen(c.tagSize)
+	at := ctAt + ctEnc - ctLen + inPlaceGap // the raw ciphertext; the raw iv just before it
+	size := max(n, at+ctLen+c.tagSize)
+	out := unsafex.MakeNoZero(size)[:size]
+	iv := out[at-c.ivSize : at]
+	if _, err := io.ReadFull(rnd, iv); err != nil {
 		return "", fmt.Errorf("jwe: iv: %w", err)
 	}
-	copy(raw[c.ivSize:], pt)
+	copy(out[at:], pt)
+	w := out[:0]
 	if hdr != nil {
-		out = append(out, hdr...)
+		w = append(w, hdr...)
 	} else {
-		out = b64.AppendEncode(out, hjson)
+		w = b64.AppendEncode(w, hjson)
 	}
-	ct, tag := ck.seal(raw, len(pt), out[:hlen])
-	out = append(out, '.')
-	out = b64.AppendEncode(out, ek)
-	out = append(out, '.')
-	out = b64.AppendEncode(out, raw[:c.ivSize])
-	out = append(out, '.')
-	out = b64.AppendEncode(out, ct)
-	out = append(out, '.')
-	out = b64.AppendEncode(out, tag)
-	return unsafex.String(out), nil // out is never written again
+	ct, tag := ck.seal(out[at:at+ctLen+c.tagSize], iv, len(pt), w)
+	var tb [maxTag]byte
+	copy(tb[:], tag)
+	w = append(w, '.')
+	w = b64.AppendEncode(w, ek)
+	w = append(w, '.')
+	w = b64.AppendEncode(w, iv) // iv lies past ctAt: not written yet
+	w = append(w, '.')
+	w = b64.AppendEncode(w, ct) // forward, in place
+	w = append(w, '.')
+	w = b64.AppendEncode(w, tb[:c.tagSize])
+	return unsafex.String(w), nil // w is never written again
 }
 
 // wrapNew makes the content-encryption key of one message for a key that

@@ -22,7 +22,7 @@ func SealDir(key *signet.Key, header, ek string, pt []byte) string {
 	raw := make([]byte, c.ivSize+c.ctSize(len(pt))+c.tagSize)
 	rand.Read(raw[:c.ivSize])
 	copy(raw[c.ivSize:], pt)
-	ct, tag := st.dir.seal(raw, len(pt), []byte(hdr))
+	ct, tag := st.dir.seal(raw[c.ivSize:], raw[:c.ivSize], len(pt), []byte(hdr))
 	return hdr + "." + ek + "." + b64.EncodeToString(raw[:c.ivSize]) + "." + b64.EncodeToString(ct) + "." + b64.EncodeToString(tag)
 }
 

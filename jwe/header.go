@@ -4,6 +4,7 @@ import (
 	"crypto/ecdh"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/signet-go/signet"
 	"github.com/signet-go/signet/internal/b64"
@@ -171,13 +172,22 @@ func appendHeaderStart(b []byte, st *keyState, kid, cty string) []byte {
 // staticHeader returns the encoded header of a key whose header has no
 // per-message member (dir, A*KW, RSA-OAEP-256), made once per key ID.
 func (st *keyState) staticHeader(kid string) []byte {
+	hdr, _ := st.staticHeaderOf(kid)
+	return hdr
+}
+
+// staticHeaderOf is staticHeader; exact reports whether parsing the
+// header gives kid back unchanged (it is valid UTF-8, which the JSON
+// writer keeps as it is), so that a token carrying these very bytes can
+// be read without parsing them.
+func (st *keyState) staticHeaderOf(kid string) (hdr []byte, exact bool) {
 	if e := st.hdr.Load(); e != nil && e.kid == kid {
-		return e.b64
+		return e.b64, e.exact
 	}
 	var hb [256]byte
-	e := &hdrEntry{kid: kid, b64: b64.AppendEncode(nil, append(appendHeaderStart(hb[:0], st, kid, ""), '}'))}
+	e := &hdrEntry{kid: kid, b64: b64.AppendEncode(nil, append(appendHeaderStart(hb[:0], st, kid, ""), '}')), exact: utf8.ValidString(kid)}
 	st.hdr.Store(e)
-	return e.b64
+	return e.b64, e.exact
 }
 
 // appendEPK writes the ephemeral public key member (RFC 7518 §4.6.1.1):

@@ -1,9 +1,11 @@
 package jwe_test
 
 import (
+	"bytes"
 	"crypto/ecdh"
 	"crypto/rand"
 	"crypto/rsa"
+	"crypto/sha256"
 	"encoding/base64"
 	"errors"
 	"strings"
@@ -20,6 +22,15 @@ var enc64 = base64.RawURLEncoding.EncodeToString
 // (zeros): for attacks refused before any cryptography.
 func forge(header string, ek []byte, ivLen, ctLen, tagLen int) string {
 	return enc64([]byte(header)) + "." + enc64(ek) + "." + enc64(make([]byte, ivLen)) + "." + enc64(make([]byte, ctLen)) + "." + enc64(make([]byte, tagLen))
+}
+
+// oaep is an RSA-OAEP-256 block of a random key of n bytes for k.
+func oaep(k *rsa.PrivateKey, n int) []byte {
+	b, err := rsa.EncryptOAEP(sha256.New(), rand.Reader, &k.PublicKey, make([]byte, n), nil)
+	if err != nil {
+		panic(err)
+	}
+	return b
 }
 
 // segments splits a token and joins it back after f changed a segment.
@@ -166,6 +177,10 @@ func TestAttacks(t *testing.T) {
 		{"ciphertext truncated", dir, withSegment(tok, 3, func(s string) string { return enc64(make([]byte, 4)) }), signet.ErrSignatureInvalid},
 		{"ciphertext emptied", dir, withSegment(tok, 3, func(string) string { return "" }), signet.ErrSignatureInvalid},
 		{"RSA-OAEP encrypted key altered", rsaOAEP, withSegment(rsaTok, 1, func(s string) string { return flipBit(s, 1000) }), signet.ErrSignatureInvalid},
+		{"RSA-OAEP encrypted key a valid OAEP block of a 17-byte CEK", rsaOAEP, withSegment(rsaTok, 1, func(string) string { return enc64(oaep(rsaKey(), 17)) }), signet.ErrSignatureInvalid},
+		{"RSA-OAEP encrypted key an empty OAEP block", rsaOAEP, withSegment(rsaTok, 1, func(string) string { return enc64(oaep(rsaKey(), 0)) }), signet.ErrSignatureInvalid},
+		{"RSA-OAEP encrypted key above the modulus", rsaOAEP, withSegment(rsaTok, 1, func(string) string { return enc64(bytes.Repeat([]byte{0xFF}, 256)) }), signet.ErrSignatureInvalid},
+		{"RSA-OAEP encrypted key zero", rsaOAEP, withSegment(rsaTok, 1, func(string) string { return enc64(make([]byte, 256)) }), signet.ErrSignatureInvalid},
 		{"A128KW encrypted key altered", kw, withSegment(kwTok, 1, func(s string) string { return flipBit(s, 3) }), signet.ErrSignatureInvalid},
 		{"ECDH-ES epk swapped for a fresh one", ec, withSegment(ecTok, 0, func(string) string {
 			k, _ := ecdh.P256().GenerateKey(rand.Reader)

@@ -35,8 +35,9 @@ type keyState struct {
 // hdrEntry is a key's encoded static header (dir, A*KW, RSA-OAEP-256:
 // {"alg":…,"enc":…,"kid":…}) for one key ID.
 type hdrEntry struct {
-	kid string
-	b64 []byte
+	kid   string
+	b64   []byte
+	exact bool // parsing the header gives kid back (staticHeaderOf)
 }
 
 type stateID struct{}

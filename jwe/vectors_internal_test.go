@@ -228,7 +228,7 @@ func TestRFC7520Exact(t *testing.T) {
 			raw := make([]byte, len(iv)+ctLen+st.ce.tagSize)
 			copy(raw, iv)
 			copy(raw[len(iv):], v.Plaintext)
-			ct, tag := ck.seal(raw, len(v.Plaintext), []byte(seg[0]))
+			ct, tag := ck.seal(raw[len(iv):], raw[:len(iv)], len(v.Plaintext), []byte(seg[0]))
 			if got := base64.RawURLEncoding.EncodeToString(ct); got != seg[3] {
 				t.Fatalf("ciphertext %s, want %s", got, seg[3])
 			}
@@ -264,7 +264,7 @@ func TestRFC7518AppendixB(t *testing.T) {
 			raw := make([]byte, len(iv)+ce.ctSize(len(pt))+ce.tagSize)
 			copy(raw, iv)
 			copy(raw[len(iv):], pt)
-			ct, tag := ck.seal(raw, len(pt), aad)
+			ct, tag := ck.seal(raw[len(iv):], raw[:len(iv)], len(pt), aad)
 			if hex.EncodeToString(ct) != c.Ciphertext || hex.EncodeToString(tag) != c.Tag {
 				t.Fatalf("got %x / %x", ct, tag)
 			}
@@ -333,7 +333,7 @@ func TestRFC7518AppendixC(t *testing.T) {
 	want, _ := newContentKey(st.ce, unb64(t, c.DerivedKey))
 	raw := make([]byte, 12+5+16)
 	copy(raw[12:], "hello")
-	ct, tag := want.seal(raw, 5, nil)
+	ct, tag := want.seal(raw[12:], raw[:12], 5, nil)
 	if pt, err := ck.open(ct, raw[:12], tag, nil); err != nil || string(pt) != "hello" {
 		t.Fatalf("derived key differs: %q, %v", pt, err)
 	}
@@ -399,7 +399,7 @@ func TestRFC8037A6(t *testing.T) {
 	ck, _ := newContentKey(st.ce, cek)
 	raw := make([]byte, 12+5+16)
 	copy(raw[12:], "hello")
-	ct, tag := ck.seal(raw, 5, []byte(hdr))
+	ct, tag := ck.seal(raw[12:], raw[:12], 5, []byte(hdr))
 	enc := base64.RawURLEncoding.EncodeToString
 	tok := hdr + "." + enc(ek) + "." + enc(raw[:12]) + "." + enc(ct) + "." + enc(tag)
 	pt, hd, err := DecryptBytes(k, tok, Policy{})
