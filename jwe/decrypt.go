@@ -210,6 +210,11 @@ func decryptAny(keys signet.Keys, token string, p *Policy, wantHeader bool) ([]b
 	if err := cands.Check(m.alg); err != nil {
 		return nil, decrypted{}, err
 	}
+	if m.kind == kindPBES2 && cands.Len() > 1 {
+		// Each password tried costs the token's p2c PBKDF2 iterations:
+		// one forged token must not cost several times that.
+		return nil, decrypted{}, fmt.Errorf("%w: a PBES2 token must name its key (kid) when %d passwords could open it", signet.ErrKeyNotFound, cands.Len())
+	}
 
 	// Every size is checked before any cryptography.
 	if b64.DecodedLen(len(ivs)) != c.ivSize || b64.EncodedLen(c.ivSize) != len(ivs) {

@@ -64,6 +64,10 @@
 //     MinPBES2Count (signet.ErrWeakKey), refused when the header is read,
 //     before a key is chosen and before any PBKDF2 work: the count is the
 //     token writer's choice, and a count of 10⁹ would cost minutes of CPU.
+//     A PBES2 token that names no key (kid), or whose kid several keys
+//     share, is refused (signet.ErrKeyNotFound) when more than one
+//     password could open it, before any PBKDF2 work: each try costs p2c
+//     iterations, and one forged token must not cost several.
 //   - an epk off its curve, of small order, or on another curve than the
 //     key's (signet.ErrWeakKey): points off the curve are the
 //     invalid-curve attack, which leaks the private key one small subgroup

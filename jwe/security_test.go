@@ -62,6 +62,11 @@ func TestAttacks(t *testing.T) {
 	x, _ := ecdh.X25519().GenerateKey(rand.Reader)
 	ecx := mustEncKey(t, signet.ECDHESA256KW, signet.A256GCM, x)
 	pbes2 := mustEncKey(t, signet.PBES2HS256A128KW, signet.A128GCM, []byte("correct horse battery staple"))
+	pbes2b := mustEncKey(t, signet.PBES2HS256A128KW, signet.A128GCM, []byte("another horse battery staple"))
+	twoPasswords, err := signet.NewKeySet(pbes2, pbes2b)
+	if err != nil {
+		t.Fatal(err)
+	}
 	rsaOAEP := mustEncKey(t, signet.RSAOAEP256, signet.A128GCM, rsaKey())
 	rsaPub, _ := rsaOAEP.Public()
 
@@ -122,6 +127,7 @@ func TestAttacks(t *testing.T) {
 		{"p2c with a fraction", pbes2, pb("2000.5"), signet.ErrMalformed},
 		{"p2c a string", pbes2, pb(`"2000"`), signet.ErrMalformed},
 		{"p2s shorter than 8 bytes", pbes2, forge(`{"alg":"PBES2-HS256+A128KW","enc":"A128GCM","p2s":"AAAA","p2c":1000}`, make([]byte, 24), 12, 5, 16), signet.ErrMalformed},
+		{"no kid, two passwords that could open it", twoPasswords, pb("600000"), signet.ErrKeyNotFound},
 		{"p2s missing", pbes2, forge(`{"alg":"PBES2-HS256+A128KW","enc":"A128GCM","p2c":1000}`, make([]byte, 24), 12, 5, 16), signet.ErrMalformed},
 
 		// Refused header features.
@@ -201,7 +207,7 @@ func TestAttacks(t *testing.T) {
 			if testing.Verbose() {
 				t.Log(err)
 			}
-			if c.keys == pbes2 && jwe.PBES2Runs() != before {
+			if (c.keys == pbes2 || c.keys == twoPasswords) && jwe.PBES2Runs() != before {
 				t.Fatal("PBKDF2 ran for a refused token")
 			}
 		})
@@ -351,4 +357,34 @@ func unb64(t testing.TB, s string) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// TestPBES2KeySetByKid: a set of several passwords opens a PBES2 token
+// that names its key, with one PBKDF2 run; without the kid it refuses
+// before any (TestAttacks).
+func TestPBES2KeySetByKid(t *testing.T) {
+	a, err := signet.NewEncryptionKeyWithID(signet.PBES2HS256A128KW, signet.A128GCM, "a", []byte("correct horse battery staple"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := signet.NewEncryptionKeyWithID(signet.PBES2HS256A128KW, signet.A128GCM, "b", []byte("another horse battery staple"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := signet.NewKeySet(a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tok, err := jwe.EncryptBytes(b, []byte("hello"), "", jwe.Options{PBES2Count: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := jwe.PBES2Runs()
+	pt, h, err := jwe.DecryptBytes(set, tok, jwe.Policy{})
+	if err != nil || string(pt) != "hello" || h.KeyID != "b" {
+		t.Fatalf("%q %+v %v", pt, h, err)
+	}
+	if runs := jwe.PBES2Runs() - before; runs != 1 {
+		t.Fatalf("%d PBKDF2 runs, want 1", runs)
+	}
 }
