@@ -277,7 +277,11 @@ func readClaims(payload string, c *Claims, at *instants, fold bool, rest *claims
 			c.ID, ok = m.String(payload)
 		case "aud":
 			has |= hasAud
-			c.Audience, err = decodeAudience(m.Value(payload))
+			if v, isString := m.String(payload); isString {
+				c.Audience = Audience{v} // the common single audience, unquoted as scanned
+			} else {
+				c.Audience, err = decodeAudience(m.Value(payload))
+			}
 		case "exp":
 			has |= hasExp
 			c.ExpiresAt, at.exp, ok = claimDate(&m, payload, false, &at.exact)
