@@ -169,6 +169,9 @@ func decrypt(keys signet.Keys, token string, p *Policy, wantHeader bool) ([]byte
 		}
 	}
 	ctLen := b64.DecodedLen(len(cts))
+	if c.cbc && (ctLen == 0 || ctLen%16 != 0) {
+		return nil, decrypted{}, fmt.Errorf("%w: %s ciphertext is %d bytes, not a positive multiple of 16", signet.ErrMalformed, c.enc, ctLen)
+	}
 	buf := unsafex.MakeNoZero(ctLen + c.tagSize + c.ivSize)[:ctLen+c.tagSize+c.ivSize]
 	if _, err := b64.Decode(buf[:ctLen], cts); err != nil {
 		return nil, decrypted{}, fmt.Errorf("%w: ciphertext is not strict base64url", signet.ErrMalformed)

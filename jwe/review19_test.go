@@ -223,3 +223,20 @@ func TestReviewPBES2Candidates(t *testing.T) {
 	}
 	t.Logf("PBKDF2 runs for one forged token against %d anonymous keys: %d", len(keys), jwe.PBES2Runs()-before)
 }
+
+// TestReviewCBCSizeBeforeUnwrap: a CBC ciphertext that is not whole
+// blocks is refused before the key management runs (no PBKDF2, no RSA
+// decryption): every size is checked before any cryptography.
+func TestReviewCBCSizeBeforeUnwrap(t *testing.T) {
+	pb := mustEncKey(t, signet.PBES2HS256A128KW, signet.A128CBCHS256, []byte("correct horse battery staple"))
+	for _, ctLen := range []int{0, 17} {
+		tok := forge(`{"alg":"PBES2-HS256+A128KW","enc":"A128CBC-HS256","p2s":"`+enc64(make([]byte, 16))+`","p2c":1000}`, make([]byte, 40), 16, ctLen, 16)
+		before := jwe.PBES2Runs()
+		if _, _, err := jwe.DecryptBytes(pb, tok, jwe.Policy{}); !errors.Is(err, signet.ErrMalformed) {
+			t.Fatalf("%d-byte CBC ciphertext: %v, want ErrMalformed", ctLen, err)
+		}
+		if n := jwe.PBES2Runs() - before; n != 0 {
+			t.Fatalf("%d-byte CBC ciphertext: %d PBKDF2 runs before the refusal", ctLen, n)
+		}
+	}
+}
