@@ -20,6 +20,15 @@
 // a shared key; PBES2 derives the wrapping key from a password, and is only
 // as strong as the password.
 //
+// Encryption says who can read a token, not who wrote it. With the
+// public-key algorithms (ECDH-ES*, RSA-OAEP*) anyone who holds the public
+// key, and it is public, can make a token that Decrypt accepts, with any
+// claims: a subject, a role, an issuer. When the claims must come from a
+// known issuer, sign them as well: EncryptNested with the issuer's JWS
+// key, DecryptNested with its public key (below). The shared-key
+// algorithms (dir, A*KW, A*GCMKW, PBES2) authenticate a token to whoever
+// holds the key, and to no one more precisely than that.
+//
 // The key, never the token, decides: a header whose alg or enc is not the
 // key's is refused with signet.ErrAlgorithmMismatch before any
 // cryptography. Keys are found by kid in a *signet.KeySet as for jwt.
