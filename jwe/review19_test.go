@@ -6,7 +6,9 @@ import (
 	"crypto/rand"
 	"crypto/rsa"
 	"crypto/sha256"
+	"encoding/hex"
 	"errors"
+	"slices"
 	"sync"
 	"testing"
 
@@ -239,4 +241,73 @@ func TestReviewCBCSizeBeforeUnwrap(t *testing.T) {
 			t.Fatalf("%d-byte CBC ciphertext: %d PBKDF2 runs before the refusal", ctLen, n)
 		}
 	}
+}
+
+// TestReviewEPKPoints: every X25519 point of small order (the all-zero
+// shared secret, RFC 7748 §6.1), canonical or not, and NIST points that
+// are not on the curve or have a coordinate of p or more, are refused
+// with ErrWeakKey before any key is unwrapped.
+func TestReviewEPKPoints(t *testing.T) {
+	x, _ := ecdh.X25519().GenerateKey(rand.Reader)
+	kx := mustEncKey(t, signet.ECDHESA128KW, signet.A128GCM, x)
+	le := func(hexBE string) []byte { // a little-endian u-coordinate from big-endian hex
+		b, err := hex.DecodeString(hexBE)
+		if err != nil || len(b) != 32 {
+			t.Fatal(hexBE)
+		}
+		slices.Reverse(b)
+		return b
+	}
+	small := map[string][]byte{
+		"0":              make([]byte, 32),
+		"1":              append([]byte{1}, make([]byte, 31)...),
+		"p-1":            le("7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffec"),
+		"p":              le("7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffed"),
+		"p+1":            le("7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffee"),
+		"order 8":        le("57119fd0dd4e22d8868e1c58c45c44045bef839c55b1d0b1248c50a3bc959c5f"),
+		"order 8, other": le("00b8495f16056286fdb1329ceb8d09da6ac49ff1fae35616aeb8413b7c7aebe0"),
+	}
+	for name, u := range small {
+		tok := forge(`{"alg":"ECDH-ES+A128KW","enc":"A128GCM","epk":{"kty":"OKP","crv":"X25519","x":"`+enc64(u)+`"}}`, make([]byte, 24), 12, 5, 16)
+		if _, _, err := jwe.DecryptBytes(kx, tok, jwe.Policy{}); !errors.Is(err, signet.ErrWeakKey) {
+			t.Errorf("X25519 u = %s: %v, want ErrWeakKey", name, err)
+		}
+	}
+	p256, _ := ecdh.P256().GenerateKey(rand.Reader)
+	kp := mustEncKey(t, signet.ECDHES, signet.A128GCM, p256)
+	pt := p256.PublicKey().Bytes()
+	pBytes, _ := hex.DecodeString("ffffffff00000001000000000000000000000000ffffffffffffffffffffffff")
+	for name, xy := range map[string][2][]byte{
+		"(0, 0)":    {make([]byte, 32), make([]byte, 32)},
+		"x = p":     {pBytes, pt[33:]},
+		"y = p":     {pt[1:33], pBytes},
+		"y negated": {pt[1:33], negP256(pt[33:])},
+	} {
+		tok := forge(`{"alg":"ECDH-ES","enc":"A128GCM","epk":{"kty":"EC","crv":"P-256","x":"`+enc64(xy[0])+`","y":"`+enc64(xy[1])+`"}}`, nil, 12, 5, 16)
+		_, _, err := jwe.DecryptBytes(kp, tok, jwe.Policy{})
+		want := signet.ErrWeakKey
+		if name == "y negated" { // -P is on the curve: a valid point, the tag fails
+			want = signet.ErrSignatureInvalid
+		}
+		if !errors.Is(err, want) {
+			t.Errorf("P-256 epk %s: %v, want %v", name, err, want)
+		}
+	}
+}
+
+// negP256 returns p - y for a P-256 y-coordinate (big-endian).
+func negP256(y []byte) []byte {
+	p := []byte{0xff, 0xff, 0xff, 0xff, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}
+	out := make([]byte, 32)
+	borrow := 0
+	for i := 31; i >= 0; i-- {
+		d := int(p[i]) - int(y[i]) - borrow
+		borrow = 0
+		if d < 0 {
+			d += 256
+			borrow = 1
+		}
+		out[i] = byte(d)
+	}
+	return out
 }
