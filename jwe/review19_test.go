@@ -311,3 +311,26 @@ func negP256(y []byte) []byte {
 	}
 	return out
 }
+
+// TestReviewZeroECDHKeys: zero crypto/ecdh keys (a struct literal, not a
+// key) are refused with ErrWeakKey; the private one panicked in
+// PublicKey. Zero RSA keys likewise.
+func TestReviewZeroECDHKeys(t *testing.T) {
+	for name, m := range map[string]any{"private": &rsa.PrivateKey{}, "public": &rsa.PublicKey{}} {
+		if _, err := signet.NewEncryptionKey(signet.RSAOAEP256, signet.A256GCM, m); !errors.Is(err, signet.ErrWeakKey) {
+			t.Fatalf("zero RSA %s key: %v, want ErrWeakKey", name, err)
+		}
+	}
+	for name, m := range map[string]any{"private": &ecdh.PrivateKey{}, "public": &ecdh.PublicKey{}} {
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					t.Fatalf("zero ecdh %s key: panic %v", name, r)
+				}
+			}()
+			if _, err := signet.NewEncryptionKey(signet.ECDHES, signet.A256GCM, m); !errors.Is(err, signet.ErrWeakKey) {
+				t.Fatalf("zero ecdh %s key: %v, want ErrWeakKey", name, err)
+			}
+		}()
+	}
+}
