@@ -73,6 +73,12 @@
 //     MinPBES2Count (signet.ErrWeakKey), refused when the header is read,
 //     before a key is chosen and before any PBKDF2 work: the count is the
 //     token writer's choice, and a count of 10⁹ would cost minutes of CPU.
+//     A count within the bounds is still the writer's: any PBES2 token,
+//     forged or not, costs its reader up to MaxPBES2Count PBKDF2
+//     iterations (a fraction of a second of CPU) for each candidate key,
+//     before anything authenticates. Take PBES2 tokens only from senders
+//     you can rate-limit, give PBES2 keys key IDs, and prefer A256KW with
+//     a random key where both sides can share one.
 //   - an epk off its curve, of small order, or on another curve than the
 //     key's (signet.ErrWeakKey): points off the curve are the
 //     invalid-curve attack, which leaks the private key one small subgroup
