@@ -68,3 +68,26 @@ func TestReviewSigningReadersRefuseEncryptionKeys(t *testing.T) {
 		t.Fatal("an X25519 JWK read as an EdDSA key")
 	}
 }
+
+// TestReviewSetWithEncryptionKeysWithoutUse: a JWK Set whose encryption
+// keys carry no "use" (RFC 7517 makes it optional) still yields no key
+// for them, and a JWS algorithm forced on one is refused.
+func TestReviewSetWithEncryptionKeysWithoutUse(t *testing.T) {
+	k := base64.RawURLEncoding.EncodeToString(make([]byte, 32))
+	oct := `{"kty":"oct","kid":"w","k":"` + k + `","alg":"A256KW"}`
+	sig, _ := signet.GenerateKeyWithID(signet.ES256, "s")
+	sj, err := jwk.MarshalPublic(sig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := jwk.ParseSet([]byte(`{"keys":[` + oct + `,` + string(sj) + `]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := set.Lookup("w"); ok || set.Len() != 1 {
+		t.Fatalf("an A256KW key in a signing set: %d keys", set.Len())
+	}
+	if _, err := jwk.ParseKeyFor([]byte(oct), signet.HS256); !errors.Is(err, signet.ErrAlgorithmMismatch) {
+		t.Fatalf("an A256KW JWK read for HS256: %v, want ErrAlgorithmMismatch", err)
+	}
+}
