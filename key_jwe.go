@@ -235,13 +235,13 @@ func ecdhMaterial(material any) (*ecdh.PrivateKey, *ecdh.PublicKey, error) {
 			return nil, nil, fmt.Errorf("%w: EC public key: %v", ErrWeakKey, err)
 		}
 	case *ecdh.PrivateKey:
-		if m == nil {
-			return nil, nil, fmt.Errorf("%w: nil ECDH key", ErrWeakKey)
+		if m == nil || m.Curve() == nil { // a zero ecdh.PrivateKey panics in PublicKey
+			return nil, nil, fmt.Errorf("%w: nil or zero ECDH key", ErrWeakKey)
 		}
 		pri = m
 	case *ecdh.PublicKey:
-		if m == nil {
-			return nil, nil, fmt.Errorf("%w: nil ECDH key", ErrWeakKey)
+		if m == nil || m.Curve() == nil {
+			return nil, nil, fmt.Errorf("%w: nil or zero ECDH key", ErrWeakKey)
 		}
 		pub = m
 	}

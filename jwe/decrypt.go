@@ -233,6 +233,9 @@ func decryptAny(keys signet.Keys, token string, p *Policy, wantHeader bool) ([]b
 		}
 	}
 	ctLen := b64.DecodedLen(len(cts))
+	if c.cbc && (ctLen == 0 || ctLen%16 != 0) {
+		return nil, decrypted{}, fmt.Errorf("%w: %s ciphertext is %d bytes, not a positive multiple of 16", signet.ErrMalformed, c.enc, ctLen)
+	}
 	buf := unsafex.MakeNoZero(ctLen + c.tagSize + c.ivSize)[:ctLen+c.tagSize+c.ivSize]
 	if _, err := b64.Decode(buf[:ctLen], cts); err != nil {
 		return nil, decrypted{}, fmt.Errorf("%w: ciphertext is not strict base64url", signet.ErrMalformed)
@@ -312,7 +315,20 @@ func isOwnHeader(k *signet.Key, hs string) bool {
 
 // isFatal reports whether err is about the token, not the key tried: no
 // other candidate would do better.
-func isFatal(err error) bool { return err != errDecrypt }
+func isFatal(err error) bool {
+	if _, ok := err.(otherKey); ok {
+		return false
+	}
+	return err != errDecrypt
+}
+
+// otherKey marks a refusal that says the token was made for a key of
+// another RSA size or another curve than the candidate tried: a set in a
+// key rotation (RSA-2048 and RSA-3072, P-256 and X25519, without key IDs)
+// may hold the key it was made for, so the search goes on.
+type otherKey struct{ error }
+
+func (e otherKey) Unwrap() error { return e.error }
 
 // unwrap returns the content-encryption key of a message for this key.
 func (st *keyState) unwrap(h *header, ek []byte) (*contentKey, error) {
@@ -380,7 +396,7 @@ func (st *keyState) unwrap(h *header, ek []byte) (*contentKey, error) {
 		return st.unwrapKW(kek, ek)
 	case kindRSA:
 		if len(ek) != st.rsaPub.Size() {
-			return nil, fmt.Errorf("%w: %s encrypted key must be %d bytes", signet.ErrMalformed, st.km.alg, st.rsaPub.Size())
+			return nil, otherKey{fmt.Errorf("%w: %s encrypted key must be %d bytes", signet.ErrMalformed, st.km.alg, st.rsaPub.Size())}
 		}
 		// RFC 7516 §11.5: a failed decryption goes on with a random CEK,
 		// so that it fails where a wrong tag does, and as fast. The random

@@ -20,6 +20,15 @@
 // a shared key; PBES2 derives the wrapping key from a password, and is only
 // as strong as the password.
 //
+// Encryption says who can read a token, not who wrote it. With the
+// public-key algorithms (ECDH-ES*, RSA-OAEP*) anyone who holds the public
+// key, and it is public, can make a token that Decrypt accepts, with any
+// claims: a subject, a role, an issuer. When the claims must come from a
+// known issuer, sign them as well: EncryptNested with the issuer's JWS
+// key, DecryptNested with its public key (below). The shared-key
+// algorithms (dir, A*KW, A*GCMKW, PBES2) authenticate a token to whoever
+// holds the key, and to no one more precisely than that.
+//
 // The key, never the token, decides: a header whose alg or enc is not the
 // key's is refused with signet.ErrAlgorithmMismatch before any
 // cryptography. Keys are found by kid in a *signet.KeySet as for jwt.
@@ -67,7 +76,12 @@
 //     A PBES2 token that names no key (kid), or whose kid several keys
 //     share, is refused (signet.ErrKeyNotFound) when more than one
 //     password could open it, before any PBKDF2 work: each try costs p2c
-//     iterations, and one forged token must not cost several.
+//     iterations, and one forged token must not cost several. A count
+//     within the bounds is still the writer's: any PBES2 token, forged or
+//     not, costs its reader up to MaxPBES2Count PBKDF2 iterations (a
+//     fraction of a second of CPU) before anything authenticates. Take
+//     PBES2 tokens only from senders you can rate-limit, and prefer A256KW
+//     with a random key where both sides can share one.
 //   - an epk off its curve, of small order, or on another curve than the
 //     key's (signet.ErrWeakKey): points off the curve are the
 //     invalid-curve attack, which leaks the private key one small subgroup

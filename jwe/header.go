@@ -240,7 +240,7 @@ func parseEPK(raw string, st *keyState) (*ecdh.PublicKey, error) {
 		return nil, fmt.Errorf("%w: epk: %v", signet.ErrMalformed, m.Err())
 	}
 	if crv != st.crv {
-		return nil, fmt.Errorf("%w: epk on curve %q, the key is on %s", signet.ErrWeakKey, clip.String(crv), st.crv)
+		return nil, otherKey{fmt.Errorf("%w: epk on curve %q, the key is on %s", signet.ErrWeakKey, clip.String(crv), st.crv)}
 	}
 	size := st.coordSize()
 	var pt [1 + 2*48]byte

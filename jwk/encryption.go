@@ -176,17 +176,34 @@ func checkEncryptionUsage(m members) error {
 	if len(raw) == 0 || raw[0] != '[' {
 		return fmt.Errorf("%w: \"key_ops\" is not an array of strings", signet.ErrMalformed)
 	}
+	var seen [6]bool // RFC 7517 §4.3: no operation twice
 	it := jsonx.NewElements(raw)
 	for it.Next(raw) {
 		op, ok := it.String(raw)
 		if !ok {
 			return fmt.Errorf("%w: \"key_ops\" is not an array of strings", signet.ErrMalformed)
 		}
+		i := -1
 		switch op {
-		case "encrypt", "decrypt", "wrapKey", "unwrapKey", "deriveKey", "deriveBits":
+		case "encrypt":
+			i = 0
+		case "decrypt":
+			i = 1
+		case "wrapKey":
+			i = 2
+		case "unwrapKey":
+			i = 3
+		case "deriveKey":
+			i = 4
+		case "deriveBits":
+			i = 5
 		default:
 			return fmt.Errorf("%w: JWK \"key_ops\" has %q, not an encryption operation", signet.ErrKeyUsage, clip.String(op))
 		}
+		if seen[i] {
+			return fmt.Errorf("%w: \"key_ops\" repeats %q", signet.ErrMalformed, op)
+		}
+		seen[i] = true
 	}
 	if it.Err() != nil {
 		return fmt.Errorf("%w: \"key_ops\" is not an array of strings", signet.ErrMalformed)
