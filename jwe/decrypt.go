@@ -12,6 +12,7 @@ import (
 	"github.com/signet-go/signet"
 	"github.com/signet-go/signet/internal/b64"
 	"github.com/signet-go/signet/internal/clip"
+	"github.com/signet-go/signet/internal/jsonx"
 	"github.com/signet-go/signet/internal/unsafex"
 	"github.com/signet-go/signet/jwt"
 )
@@ -181,9 +182,9 @@ func decryptAny(keys signet.Keys, token string, p *Policy, wantHeader bool) ([]b
 		// parsing it would give is known.
 		h = header{alg: string(k.Algorithm()), enc: string(k.Encryption()), kid: k.KeyID()}
 	} else {
-		hb, err := decodeSegment(hbuf[:0], hs, "header")
+		hb, err := b64.DecodeInto(hbuf[:0], hs)
 		if err != nil {
-			return nil, decrypted{}, err
+			return nil, decrypted{}, fmt.Errorf("%w: header is not strict base64url", signet.ErrMalformed)
 		}
 		if h, err = parseHeader(unsafex.String(hb)); err != nil { // hb is not written again
 			return nil, decrypted{}, err
@@ -290,7 +291,7 @@ func decryptAny(keys signet.Keys, token string, p *Policy, wantHeader bool) ([]b
 		if pt, err = ck.open(ct, iv, tag, aad); err == nil {
 			d := decrypted{nested: sameType(h.cty, "JWT")}
 			if wantHeader {
-				d.hdr = Header{Algorithm: m.alg, Encryption: c.enc, KeyID: strings.Clone(h.kid), Type: intern(h.typ), ContentType: intern(h.cty)}
+				d.hdr = Header{Algorithm: m.alg, Encryption: c.enc, KeyID: strings.Clone(h.kid), Type: jsonx.Intern(h.typ), ContentType: jsonx.Intern(h.cty)}
 			}
 			return pt, d, nil
 		}
@@ -480,29 +481,4 @@ func selectKeys(keys signet.Keys, kid string, alg signet.Algorithm) (signet.Cand
 		}
 	}
 	return keys.Select(strings.Clone(kid), alg)
-}
-
-// intern returns common header values as constants and copies the rest.
-func intern(s string) string {
-	switch s {
-	case "":
-		return ""
-	case "JWT":
-		return "JWT"
-	}
-	return strings.Clone(s)
-}
-
-// decodeSegment decodes strict unpadded base64url into buf, or a new buffer
-// when buf lacks the capacity.
-func decodeSegment(buf []byte, s, what string) ([]byte, error) {
-	n := b64.DecodedLen(len(s))
-	if cap(buf) < n {
-		buf = unsafex.MakeNoZero(n)[:n]
-	}
-	buf = buf[:n]
-	if _, err := b64.Decode(buf, s); err != nil {
-		return nil, fmt.Errorf("%w: %s is not strict base64url", signet.ErrMalformed, what)
-	}
-	return buf, nil
 }

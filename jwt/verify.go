@@ -8,6 +8,7 @@ import (
 	"github.com/signet-go/signet/internal/b64"
 	"github.com/signet-go/signet/internal/claimsjson"
 	"github.com/signet-go/signet/internal/clip"
+	"github.com/signet-go/signet/internal/jsonx"
 	"github.com/signet-go/signet/internal/unsafex"
 )
 
@@ -204,7 +205,7 @@ func verify(keys signet.Keys, token string, p *Policy) (Header, string, error) {
 	// A parsed header's strings view hbuf: hand out copies.
 	out := Header{Algorithm: key.Algorithm(), KeyID: key.KeyID(), Type: "JWT"}
 	if !own {
-		out.KeyID, out.Type, out.ContentType = strings.Clone(h.KeyID), intern(h.Type), intern(h.ContentType)
+		out.KeyID, out.Type, out.ContentType = strings.Clone(h.KeyID), jsonx.Intern(h.Type), jsonx.Intern(h.ContentType)
 	}
 	return out, unsafex.String(pb), nil // pb, a fresh buffer, is not written again
 }
@@ -231,27 +232,12 @@ func selectKeys(keys signet.Keys, kid string, alg signet.Algorithm) (signet.Cand
 	return keys.Select(strings.Clone(kid), signet.Algorithm(strings.Clone(string(alg))))
 }
 
-// intern returns common header values as constants and copies the rest.
-func intern(s string) string {
-	switch s {
-	case "":
-		return ""
-	case "JWT":
-		return "JWT"
-	}
-	return strings.Clone(s)
-}
-
 // decodeSegment decodes strict unpadded base64url into buf, or a new buffer
 // when buf lacks the capacity. Padding, characters outside the alphabet
 // (line breaks included) and non-zero trailing bits are refused.
 func decodeSegment(buf []byte, s, what string) ([]byte, error) {
-	n := b64.DecodedLen(len(s))
-	if cap(buf) < n {
-		buf = unsafex.MakeNoZero(n)[:n] // all written by Decode, dropped on its error
-	}
-	buf = buf[:n]
-	if _, err := b64.Decode(buf, s); err != nil {
+	buf, err := b64.DecodeInto(buf, s)
+	if err != nil {
 		return nil, fmt.Errorf("%w: %s is not strict base64url", signet.ErrMalformed, what)
 	}
 	return buf, nil

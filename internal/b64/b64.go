@@ -8,6 +8,8 @@ package b64
 import (
 	"encoding/binary"
 	"errors"
+
+	"github.com/signet-go/signet/internal/unsafex"
 )
 
 // ErrInvalid reports input that is not strict unpadded base64url.
@@ -183,6 +185,21 @@ func (d *decoder) decode(dst []byte, src string) (int, error) {
 		dst[j] = byte(uint(a)<<2 | uint(b)>>4)
 	}
 	return n, nil
+}
+
+// DecodeInto decodes src into buf, or into a new buffer when buf lacks
+// the capacity (not cleared first: Decode writes all of it, and it is
+// dropped on error), and returns the bytes decoded.
+func DecodeInto(buf []byte, src string) ([]byte, error) {
+	n := DecodedLen(len(src))
+	if cap(buf) < n {
+		buf = unsafex.MakeNoZero(n)[:n]
+	}
+	buf = buf[:n]
+	if _, err := Decode(buf, src); err != nil {
+		return nil, err
+	}
+	return buf, nil
 }
 
 // DecodeString returns the bytes src encodes.

@@ -1147,3 +1147,16 @@ func AppendString(dst []byte, s string) []byte {
 	dst = append(dst, s[start:]...)
 	return append(dst, '"')
 }
+
+// Intern returns s, a value read out of JSON text, as a constant when it
+// is a common header value ("" or "JWT"), else as a copy: either way it
+// keeps no view of the text.
+func Intern(s string) string {
+	switch s {
+	case "":
+		return ""
+	case "JWT":
+		return "JWT"
+	}
+	return strings.Clone(s)
+}
