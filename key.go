@@ -174,32 +174,17 @@ func newKey(sp *spec, kid string, material any) (*Key, error) {
 		if sp.family != famRSA && sp.family != famPSS {
 			return mismatch()
 		}
-		if m == nil {
-			return nil, fmt.Errorf("%w: nil RSA key", ErrWeakKey)
-		}
-		// Checked and precomputed on a copy, which the key keeps: the
-		// caller's value is neither read again nor changed.
-		c := copyRSAPrivate(m, false)
-		if err := checkRSAPublic(&c.PublicKey); err != nil {
+		c, err := checkedRSAPrivate(m)
+		if err != nil {
 			return nil, err
 		}
-		if err := checkRSASizes(c); err != nil {
-			return nil, err
-		}
-		if err := c.Validate(); err != nil {
-			return nil, fmt.Errorf("%w: RSA private key: %v", ErrWeakKey, err)
-		}
-		c.Precompute()
 		k.rsaPri, k.rsaPub = c, &c.PublicKey
 	case *rsa.PublicKey:
 		if sp.family != famRSA && sp.family != famPSS {
 			return mismatch()
 		}
-		if m == nil {
-			return nil, fmt.Errorf("%w: nil RSA key", ErrWeakKey)
-		}
-		c := copyRSAPublic(m)
-		if err := checkRSAPublic(c); err != nil {
+		c, err := checkedRSAPublic(m)
+		if err != nil {
 			return nil, err
 		}
 		k.rsaPub = c
@@ -426,6 +411,39 @@ func allocSecretKey(sp *spec, kid string, secret []byte) *Key {
 	b.d.secret = b.inline[:len(secret):len(secret)]
 	copy(b.d.secret, secret)
 	return &b.k
+}
+
+// checkedRSAPrivate returns a checked, precomputed copy of a caller's RSA
+// private key, which the key keeps: the caller's value is neither read
+// again nor changed.
+func checkedRSAPrivate(m *rsa.PrivateKey) (*rsa.PrivateKey, error) {
+	if m == nil {
+		return nil, fmt.Errorf("%w: nil RSA key", ErrWeakKey)
+	}
+	c := copyRSAPrivate(m, false)
+	if err := checkRSAPublic(&c.PublicKey); err != nil {
+		return nil, err
+	}
+	if err := checkRSASizes(c); err != nil {
+		return nil, err
+	}
+	if err := c.Validate(); err != nil {
+		return nil, fmt.Errorf("%w: RSA private key: %v", ErrWeakKey, err)
+	}
+	c.Precompute()
+	return c, nil
+}
+
+// checkedRSAPublic returns a checked copy of a caller's RSA public key.
+func checkedRSAPublic(m *rsa.PublicKey) (*rsa.PublicKey, error) {
+	if m == nil {
+		return nil, fmt.Errorf("%w: nil RSA key", ErrWeakKey)
+	}
+	c := copyRSAPublic(m)
+	if err := checkRSAPublic(c); err != nil {
+		return nil, err
+	}
+	return c, nil
 }
 
 // typeName is the name %T gives v's type.

@@ -163,30 +163,17 @@ func newEncryptionKey(sp *spec, kid string, material any) (*Key, error) {
 		if sp.family != famRSAOAEP {
 			return mismatch()
 		}
-		if m == nil {
-			return nil, fmt.Errorf("%w: nil RSA key", ErrWeakKey)
-		}
-		c := copyRSAPrivate(m, false)
-		if err := checkRSAPublic(&c.PublicKey); err != nil {
+		c, err := checkedRSAPrivate(m)
+		if err != nil {
 			return nil, err
 		}
-		if err := checkRSASizes(c); err != nil {
-			return nil, err
-		}
-		if err := c.Validate(); err != nil {
-			return nil, fmt.Errorf("%w: RSA private key: %v", ErrWeakKey, err)
-		}
-		c.Precompute()
 		k.rsaPri, k.rsaPub = c, &c.PublicKey
 	case *rsa.PublicKey:
 		if sp.family != famRSAOAEP {
 			return mismatch()
 		}
-		if m == nil {
-			return nil, fmt.Errorf("%w: nil RSA key", ErrWeakKey)
-		}
-		c := copyRSAPublic(m)
-		if err := checkRSAPublic(c); err != nil {
+		c, err := checkedRSAPublic(m)
+		if err != nil {
 			return nil, err
 		}
 		k.rsaPub = c
