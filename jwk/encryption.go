@@ -8,7 +8,6 @@ import (
 
 	"github.com/signet-go/signet"
 	"github.com/signet-go/signet/internal/clip"
-	"github.com/signet-go/signet/internal/jsonx"
 )
 
 // ParseEncryptionKey reads one JWK as a JWE key (package jwe) bound to the
@@ -162,53 +161,7 @@ func parseX25519(m members) (any, error) {
 
 // checkEncryptionUsage enforces "use" and "key_ops" for an encryption key.
 func checkEncryptionUsage(m members) error {
-	use, ok, err := m.str("use")
-	if err != nil {
-		return err
-	}
-	if ok && use != "enc" {
-		return fmt.Errorf("%w: JWK \"use\" is %q, not \"enc\"", signet.ErrKeyUsage, clip.String(use))
-	}
-	raw, ok := m["key_ops"]
-	if !ok {
-		return nil
-	}
-	if len(raw) == 0 || raw[0] != '[' {
-		return fmt.Errorf("%w: \"key_ops\" is not an array of strings", signet.ErrMalformed)
-	}
-	var seen [6]bool // RFC 7517 §4.3: no operation twice
-	it := jsonx.NewElements(raw)
-	for it.Next(raw) {
-		op, ok := it.String(raw)
-		if !ok {
-			return fmt.Errorf("%w: \"key_ops\" is not an array of strings", signet.ErrMalformed)
-		}
-		i := -1
-		switch op {
-		case "encrypt":
-			i = 0
-		case "decrypt":
-			i = 1
-		case "wrapKey":
-			i = 2
-		case "unwrapKey":
-			i = 3
-		case "deriveKey":
-			i = 4
-		case "deriveBits":
-			i = 5
-		default:
-			return fmt.Errorf("%w: JWK \"key_ops\" has %q, not an encryption operation", signet.ErrKeyUsage, clip.String(op))
-		}
-		if seen[i] {
-			return fmt.Errorf("%w: \"key_ops\" repeats %q", signet.ErrMalformed, op)
-		}
-		seen[i] = true
-	}
-	if it.Err() != nil {
-		return fmt.Errorf("%w: \"key_ops\" is not an array of strings", signet.ErrMalformed)
-	}
-	return nil
+	return checkUse(m, "enc", "encrypt", "decrypt", "wrapKey", "unwrapKey", "deriveKey", "deriveBits")
 }
 
 // encryptionKind is the JWK key type of a JWE key, from its material.

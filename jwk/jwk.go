@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/big"
+	"slices"
 
 	"github.com/signet-go/signet"
 	"github.com/signet-go/signet/internal/b64"
@@ -281,38 +282,43 @@ func jwsName(alg string) string {
 
 // checkUsage enforces "use" (RFC 7517 §4.2) and "key_ops" (§4.3): a key
 // marked for anything but signatures is not one.
-func checkUsage(m members) error {
-	use, ok, err := m.str("use")
+func checkUsage(m members) error { return checkUse(m, "sig", "sign", "verify") }
+
+// checkUse enforces "use" and "key_ops" for a key made for use: "use" must
+// be it when present, and "key_ops" an array of distinct strings among ops.
+func checkUse(m members, use string, ops ...string) error {
+	got, ok, err := m.str("use")
 	if err != nil {
 		return err
 	}
-	if ok && use != "sig" {
-		return fmt.Errorf("%w: JWK \"use\" is %q, not \"sig\"", signet.ErrKeyUsage, clip.String(use))
+	if ok && got != use {
+		return fmt.Errorf("%w: JWK \"use\" is %q, not %q", signet.ErrKeyUsage, clip.String(got), use)
 	}
 	raw, ok := m["key_ops"]
 	if !ok {
 		return nil
 	}
-	var ops []string
 	if len(raw) == 0 || raw[0] != '[' {
 		return fmt.Errorf("%w: \"key_ops\" is not an array of strings", signet.ErrMalformed)
 	}
-	for it := jsonx.NewElements(raw); it.Next(raw); {
+	var seen uint64 // by index in ops; RFC 7517 §4.3: no operation twice
+	it := jsonx.NewElements(raw)
+	for it.Next(raw) {
 		op, ok := it.String(raw)
 		if !ok {
 			return fmt.Errorf("%w: \"key_ops\" is not an array of strings", signet.ErrMalformed)
 		}
-		ops = append(ops, op)
+		i := slices.Index(ops, op)
+		if i < 0 {
+			return fmt.Errorf("%w: JWK \"key_ops\" allows %q, not a %s operation", signet.ErrKeyUsage, clip.String(op), use)
+		}
+		if seen&(1<<i) != 0 {
+			return fmt.Errorf("%w: \"key_ops\" repeats %q", signet.ErrMalformed, op)
+		}
+		seen |= 1 << i
 	}
-	seen := make(map[string]bool, len(ops))
-	for _, op := range ops {
-		if seen[op] {
-			return fmt.Errorf("%w: \"key_ops\" repeats %q", signet.ErrMalformed, clip.String(op))
-		}
-		seen[op] = true
-		if op != "sign" && op != "verify" {
-			return fmt.Errorf("%w: JWK \"key_ops\" allows %q", signet.ErrKeyUsage, clip.String(op))
-		}
+	if it.Err() != nil {
+		return fmt.Errorf("%w: \"key_ops\" is not an array of strings", signet.ErrMalformed)
 	}
 	return nil
 }
