@@ -340,11 +340,7 @@ func (c *cli) jweDecrypt(args []string) error {
 	kf := addJWEKeyFlags(cmd, "the recipient's private key `file` (ECDH-ES*, RSA-OAEP-256, RSA-OAEP) or the shared secret or password (dir, A*KW, A*GCMKW, PBES2*), as JWK, PEM (with --alg) or a raw secret (with --secret-encoding)")
 	verifyPath := cmd.fs.String("verify-key", "", "for a nested JWT (signed, then encrypted; cty JWT): the signer's key `file` (JWK or PEM, public or private) that the JWT inside must verify with")
 	verifyAlg := cmd.fs.String("verify-alg", "", "JWS `ALG` of a --verify-key file that does not name it (RSA PEM, JWK without \"alg\")")
-	iss := cmd.fs.String("iss", "", "required issuer (iss claim)")
-	aud, anyAud := audienceFlags(cmd)
-	leeway := cmd.fs.Duration("leeway", 0, fmt.Sprintf("clock skew allowed for exp, nbf and iat, at most %v", jwt.MaxLeeway))
-	noExp := cmd.fs.Bool("no-exp", false, "accept a token without exp (exp is still checked when present)")
-	typ := cmd.fs.String("typ", "", "required typ header `T` (of the JWT inside, for a nested JWT); default: absent or JWT")
+	pf := addPolicyFlags(cmd, "required typ header `T` (of the JWT inside, for a nested JWT); default: absent or JWT")
 	pos, set, err := c.parse(cmd, args)
 	if err != nil {
 		return err
@@ -358,10 +354,9 @@ func (c *cli) jweDecrypt(args []string) error {
 		return cmd.usageErr("--verify-key needs a file")
 	case set["verify-alg"] && !set["verify-key"]:
 		return cmd.usageErr("--verify-alg applies to --verify-key")
-	case *leeway < 0 || *leeway > jwt.MaxLeeway:
-		return cmd.usageErr("--leeway must be between 0 and %v", jwt.MaxLeeway)
-	case len(*aud) > 0 && *anyAud:
-		return cmd.usageErr("give --aud or --any-aud, not both")
+	}
+	if err := pf.usageErr(cmd); err != nil {
+		return err
 	}
 	alg, enc, se, err := cmd.jweKeySpec(kf, set)
 	if err != nil {
@@ -387,16 +382,7 @@ func (c *cli) jweDecrypt(args []string) error {
 	if strings.Count(token, ".") == 2 {
 		return fmt.Errorf("%w: the token has 3 segments: it is a JWS, a signed token (read it with signet jwt verify)", signet.ErrMalformed)
 	}
-	p := jwe.Policy{
-		Issuer:         *iss,
-		Audience:       *aud,
-		IgnoreAudience: *anyAud,
-		Type:           *typ,
-		Leeway:         *leeway,
-		NoExpiry:       *noExp,
-		Now:            c.now,
-		MaxSize:        maxInput,
-	}
+	p := pf.policy(c)
 	var claims json.RawMessage
 	if verifyKey != nil {
 		claims, err = jwe.DecryptNested[json.RawMessage](key, verifyKey, token, p)

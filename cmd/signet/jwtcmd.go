@@ -193,11 +193,7 @@ func (c *cli) jwtVerify(args []string) error {
 	keyPath := cmd.fs.String("key", "", "key `file` (JWK or PEM, public or private, or a raw HMAC secret with --secret-encoding)")
 	jwksPath := cmd.fs.String("jwks", "", "JWK Set `file`; the token's kid selects the key")
 	jwksURL := cmd.fs.String("jwks-url", "", "the issuer's JWK Set `URL` (https; http only to loopback), fetched at start (and once more if the token names a kid it lacks); the token's kid selects the key")
-	iss := cmd.fs.String("iss", "", "required issuer (iss claim)")
-	aud, anyAud := audienceFlags(cmd)
-	leeway := cmd.fs.Duration("leeway", 0, fmt.Sprintf("clock skew allowed for exp, nbf and iat, at most %v", jwt.MaxLeeway))
-	noExp := cmd.fs.Bool("no-exp", false, "accept a token without exp (exp is still checked when present)")
-	typ := cmd.fs.String("typ", "", "required typ header `T`, e.g. at+jwt for an OAuth access token (RFC 9068); default: absent or JWT")
+	pf := addPolicyFlags(cmd, "required typ header `T`, e.g. at+jwt for an OAuth access token (RFC 9068); default: absent or JWT")
 	var algs algList
 	cmd.fs.Var(&algs, "alg", "`ALG` for a --key file that does not name it (raw secret, RSA PEM, JWK without \"alg\"); with --jwks-url, an algorithm the token may use (repeatable; default RS256, ES256, EdDSA)")
 	secretEnc := addSecretFlag(cmd)
@@ -220,10 +216,9 @@ func (c *cli) jwtVerify(args []string) error {
 		return cmd.usageErr("--alg applies to --key and --jwks-url; a JWK Set file names each key's algorithm")
 	case *keyPath != "" && len(algs) > 1:
 		return cmd.usageErr("--key takes one --alg")
-	case *leeway < 0 || *leeway > jwt.MaxLeeway:
-		return cmd.usageErr("--leeway must be between 0 and %v", jwt.MaxLeeway)
-	case len(*aud) > 0 && *anyAud:
-		return cmd.usageErr("give --aud or --any-aud, not both")
+	}
+	if err := pf.usageErr(cmd); err != nil {
+		return err
 	}
 	for i := range algs {
 		if algs[i], err = cmd.jwsAlg(string(algs[i]), true); err != nil {
@@ -269,16 +264,7 @@ func (c *cli) jwtVerify(args []string) error {
 	if strings.Count(token, ".") == 4 {
 		return fmt.Errorf("%w: the token has 5 segments: it is a JWE, an encrypted token (read it with signet jwe decrypt)", signet.ErrMalformed)
 	}
-	p := jwt.Policy{
-		Issuer:         *iss,
-		Audience:       *aud,
-		IgnoreAudience: *anyAud,
-		Type:           *typ,
-		Leeway:         *leeway,
-		NoExpiry:       *noExp,
-		Now:            c.now,
-		MaxSize:        maxInput,
-	}
+	p := pf.policy(c)
 	claims, err := jwt.Verify[json.RawMessage](keys, token, p)
 	if err != nil {
 		return err
