@@ -26,11 +26,50 @@ func issue[T any](key *signet.Key, claims T, o *Options, public bool) (string, e
 	if err := o.check(key); err != nil {
 		return "", err
 	}
+	if !public && key.Algorithm() == signet.V4Local {
+		return issueV4Local(key, claims, o)
+	}
 	m, err := encodeClaims(scratch[:0], claims, o)
 	if err != nil {
 		return "", err
 	}
 	return finish(key, m, o, public)
+}
+
+// issueV4Local is issue for a v4.local key. The claims are encoded into
+// the scratch of a state from the key's pool, which then encrypts them:
+// a token of any size costs the token's allocation alone (up to
+// maxPooledMsg of JSON). The plaintext is cleared from the scratch before
+// the state goes back to the pool.
+func issueV4Local[T any](key *signet.Key, claims T, o *Options) (string, error) {
+	p := v4Pool(key)
+	st := p.get()
+	var m []byte
+	defer func() {
+		// m is st.msg's array or one the encoder made (grown by append,
+		// or encoding/json's), never the caller's memory. What the
+		// encoder wrote to st.msg before it grew away from it, or before
+		// an error (or a panic in a MarshalJSON), is of unknown length.
+		if !sameArray(m, st.msg) {
+			clear(st.msg[:cap(st.msg)])
+		}
+		clear(m)
+		if m != nil && cap(m) <= maxPooledMsg {
+			st.msg = m[:0]
+		}
+		p.put(st)
+	}()
+	m, err := encodeClaims(st.msg[:0], claims, o)
+	if err != nil {
+		m = nil
+		return "", err
+	}
+	return st.encrypt(m, o.Footer, o.Implicit, nil)
+}
+
+// sameArray reports whether a and b start at the same byte of one array.
+func sameArray(a, b []byte) bool {
+	return cap(a) > 0 && cap(b) > 0 && &a[:1][0] == &b[:1][0]
 }
 
 // finish signs (public) or encrypts the encoded payload.

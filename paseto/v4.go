@@ -50,6 +50,7 @@ type v4State struct {
 	sum               [32]byte
 	pae               []byte // scratch for the MAC's input, reused
 	raw               []byte // scratch for n ‖ c ‖ t, reused
+	msg               []byte // scratch for the claims' JSON (issueV4Local), cleared after each token
 }
 
 type v4PoolID struct{}
@@ -61,7 +62,7 @@ func v4Pool(k *signet.Key) *pool[v4State] {
 		authSnap, ok2 := prefixedSnapshot(32, secret, authKeyInfo)
 		fast := ok1 && ok2
 		return newPool(func() *v4State {
-			st := &v4State{mac: newMacer()}
+			st := &v4State{mac: newMacer(), msg: make([]byte, 0, 1<<10)}
 			var err1, err2 error
 			if fast {
 				st.encSnap, st.authSnap = encSnap, authSnap
@@ -120,14 +121,19 @@ func (st *v4State) tag(n, c, f, i []byte) ([]byte, error) {
 // encryptV4 makes a v4.local token of payload m. nonce is nil except in
 // tests, which reproduce the published vectors.
 func encryptV4(key *signet.Key, m, f, i, nonce []byte) (string, error) {
+	p := v4Pool(key)
+	st := p.get()
+	defer p.put(st)
+	return st.encrypt(m, f, i, nonce)
+}
+
+// encrypt is encryptV4 with a state of the key's pool.
+func (st *v4State) encrypt(m, f, i, nonce []byte) (string, error) {
 	rawLen := nonceSize + len(m) + v4TagSize
 	tokLen := len(v4LocalHeader) + b64.EncodedLen(rawLen)
 	if len(f) > 0 {
 		tokLen += 1 + b64.EncodedLen(len(f))
 	}
-	p := v4Pool(key)
-	st := p.get()
-	defer p.put(st)
 	var out, raw []byte
 	if rawLen > maxPooledRaw {
 		// A large token is the one buffer: n ‖ c ‖ t are built at its
@@ -167,6 +173,10 @@ func encryptV4(key *signet.Key, m, f, i, nonce []byte) (string, error) {
 	copy(raw[nonceSize+len(m):], t)
 	return assemble(out, v4LocalHeader, raw, f), nil
 }
+
+// maxPooledMsg is the largest claims' JSON a pooled state keeps as its
+// scratch (issueV4Local); a larger one is left to the collector.
+const maxPooledMsg = 64 << 10
 
 // maxPooledRaw is the largest n ‖ c ‖ t built in a pooled state's
 // scratch; a larger one is built in the token itself (encryptV4).

@@ -377,22 +377,10 @@ var htmlSafe = func() (t [utf8.RuneSelf]bool) {
 }()
 
 // safeRun returns the index of the first byte at or after i that
-// appendString cannot copy as it is (see htmlSafe), eight bytes at a time:
-// a control character or a byte from 0x80 up, and '"' and '&' (0x22,
-// 0x26: equal to 0x26 with bit 2 set), '<' and '>' (0x3c, 0x3e: 0x3e with
-// bit 1 set) and '\\'.
+// appendString cannot copy as it is (see htmlSafe), eight bytes at a time.
 func safeRun(s string, i int) int {
-	const lo, hi = 0x0101010101010101, 0x8080808080808080
 	for ; i+8 <= len(s); i += 8 {
-		x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-		a := (x | 0x04*lo) ^ 0x26*lo
-		b := (x | 0x02*lo) ^ 0x3e*lo
-		c := x ^ 0x5c*lo
-		m := (x - 0x20*lo) | (a - lo) | (b - lo) | (c - lo)
-		if m = (m | x) & hi; m != 0 {
-			// A mark may be false above a true one (a borrow), never
-			// below: the lowest is a byte to look at.
+		if m := unsafeBytes(load8(s, i)); m != 0 {
 			return i + bits.TrailingZeros64(m)/8
 		}
 	}
@@ -400,28 +388,54 @@ func safeRun(s string, i int) int {
 }
 
 // safeCopy is safeRun from the start of s that also copies the bytes it
-// passes into dst (which has room for s), eight bytes at a time: bytes of
-// dst past the run may be written too.
+// passes into dst (which has room for s), sixteen bytes at a time: bytes
+// of dst past the run may be written too.
 func safeCopy(dst []byte, s string) int {
-	const lo, hi = 0x0101010101010101, 0x8080808080808080
 	dst = dst[:len(s)]
 	i := 0
-	for ; i+8 <= len(s); i += 8 {
-		x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+	for ; i+16 <= len(s); i += 16 {
+		x, y := load8(s, i), load8(s, i+8)
 		binary.LittleEndian.PutUint64(dst[i:], x)
-		a := (x | 0x04*lo) ^ 0x26*lo
-		b := (x | 0x02*lo) ^ 0x3e*lo
-		c := x ^ 0x5c*lo
-		m := (x - 0x20*lo) | (a - lo) | (b - lo) | (c - lo)
-		if m = (m | x) & hi; m != 0 {
-			return i + bits.TrailingZeros64(m)/8 // as in safeRun
+		binary.LittleEndian.PutUint64(dst[i+8:], y)
+		if mx, my := unsafeBytes(x), unsafeBytes(y); mx|my != 0 {
+			if mx != 0 {
+				return i + bits.TrailingZeros64(mx)/8
+			}
+			return i + 8 + bits.TrailingZeros64(my)/8
+		}
+	}
+	for ; i+8 <= len(s); i += 8 {
+		x := load8(s, i)
+		binary.LittleEndian.PutUint64(dst[i:], x)
+		if m := unsafeBytes(x); m != 0 {
+			return i + bits.TrailingZeros64(m)/8
 		}
 	}
 	for ; i < len(s) && s[i] < utf8.RuneSelf && htmlSafe[s[i]]; i++ {
 		dst[i] = s[i]
 	}
 	return i
+}
+
+// load8 reads the eight bytes of s at i, little-endian (one load).
+func load8(s string, i int) uint64 {
+	s = s[i : i+8]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+// unsafeBytes marks (bit 7) the bytes of x that appendString cannot copy
+// as they are: a control character or a byte from 0x80 up, and '"' and
+// '&' (0x22, 0x26: equal to 0x26 with bit 2 set), '<' and '>' (0x3c,
+// 0x3e: 0x3e with bit 1 set) and '\\'. A mark may be false above a true
+// one (a borrow), never below: the lowest is a byte to look at.
+func unsafeBytes(x uint64) uint64 {
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	a := (x | 0x04*lo) ^ 0x26*lo
+	b := (x | 0x02*lo) ^ 0x3e*lo
+	c := x ^ 0x5c*lo
+	m := (x - 0x20*lo) | (a - lo) | (b - lo) | (c - lo)
+	return (m | x) & hi
 }
 
 // appendString writes s as a JSON string as encoding/json.Marshal does:
