@@ -12,8 +12,9 @@ import (
 // FuzzPlanVerify verifies tokens of arbitrary payloads as a type with a
 // Plan (planClaims, and a pointer to it) and as the encoding/json split
 // did (verifySplit), and requires the same claims, or an ErrMalformed (or
-// other) error from both: the claims reader's Rest, the plan's decode and
-// the fold rule, with the real registered claims.
+// other) error from both: the claims reader's Rest, the plan's reader
+// (Take, and Finish on a Rest) and the fold rule, with the real registered
+// claims.
 func FuzzPlanVerify(f *testing.F) {
 	for _, p := range []string{
 		`{"exp":1800003600,"user_id":7,"username":"alice","perms":["a","b"],"score":0.5,"level":-3,"admin":true,"tags":{"k":"v"}}`,

@@ -13,7 +13,8 @@ import (
 // (planClaims, and a pointer to it) and as the encoding/json split did
 // (claimsSplit), and requires the same claims, or an error from both,
 // ErrMalformed in both or in neither: the claims reader's Rest, the plan's
-// decode and the fold rule, with the real registered claims.
+// reader (Take, and Finish on a Rest) and the fold rule, with the real
+// registered claims.
 func FuzzPlanClaims(f *testing.F) {
 	for _, p := range []string{
 		`{"exp":"2026-11-22T13:00:00Z","user_id":7,"username":"alice","perms":["a","b"],"score":0.5,"level":-3,"admin":true,"tags":{"k":"v"}}`,

@@ -5,14 +5,19 @@
 //
 // A type that embeds the format's registered claims (Filter.Can) is split:
 // the format's own codec reads and writes the registered members. When
-// its other fields are of the kinds a Plan codes (strings, bools, numbers,
-// slices of those, map[string]string; see Plan), the Plan, worked out once
-// per type by reflection and then run with field offsets, codes them with
-// encoding/json's exact bytes and results (Fill, Plan.Append; differential
-// tests and fuzzing hold it to that), reading the members the format's
-// reader passed over (Rest) rather than the payload again. Any other type
-// goes through encoding/json: Into and Object, a payload without its
-// registered members (Filter.Without) for a type the Filter can split.
+// its other fields are of the kinds a Plan codes (see Plan), the Plan,
+// worked out once per type by reflection and then run with field offsets,
+// codes them with encoding/json's exact bytes and results (differential
+// tests and fuzzing hold it to that). It writes with Plan.Append, and
+// reads with one validating reader: the format's claims reader hands it
+// each member it takes as it walks the payload (Taker.Take), or, when it
+// read the payload in the plain shape, the members it passed over (Rest),
+// which Finish reads at their positions rather than scanning the payload
+// again. Errors of the text come from Take, before the format checks the
+// registered claims; a member of a type its field does not take is
+// reported by Finish, after them. Any other type goes through
+// encoding/json: Into and Object, a payload without its registered
+// members (Filter.Without) for a type the Filter can split.
 package claimsjson
 
 import (

@@ -6,7 +6,6 @@ import (
 	"reflect"
 	"sync"
 	"sync/atomic"
-	"unsafe"
 
 	"github.com/signet-go/signet"
 	"github.com/signet-go/signet/internal/jsonx"
@@ -198,50 +197,6 @@ func PlanFor[T any](f *Filter) *Plan {
 		return nil
 	}
 	return f.Plan(t)
-}
-
-// Fill decodes a verified payload (one jsonx has validated) into a new T
-// with pl, T's Plan (PlanFor), and sets T's embedded registered claims,
-// of type C, to *reg: the validated ones. rest, when the format's reader
-// filled it (Rest), spares the plan a scan of the payload. Unless folded
-// (see Into), the payload is also held to the fold rule, as Into holds
-// it. ok is false when this payload must go through encoding/json (a
-// member whose name folds onto a registered claim's without being it):
-// the caller then calls Into. Errors wrap signet.ErrMalformed.
-func Fill[T, C any](pl *Plan, payload string, rest *Rest, folded bool, reg *C) (out T, ok bool, err error) {
-	if reflect.TypeFor[C]() != pl.claims {
-		return out, false, nil // not the Plan's registered claims: Into's work
-	}
-	if pl.ptr {
-		// A new struct for out to point to.
-		v := reflect.New(pl.elem).UnsafePointer()
-		if ok, err = fill(pl, payload, rest, v, folded, reg); ok && err == nil {
-			*(*unsafe.Pointer)(unsafe.Pointer(&out)) = v
-		}
-		return out, ok, err
-	}
-	// out itself, kept on the stack: no codec keeps its address (see
-	// noescape).
-	if ok, err = fill(pl, payload, rest, noescape(unsafe.Pointer(&out)), folded, reg); !ok || err != nil {
-		var zero T
-		return zero, ok, err
-	}
-	return out, true, nil
-}
-
-// fill runs Fill's plan on the struct at v.
-func fill[C any](pl *Plan, payload string, rest *Rest, v unsafe.Pointer, folded bool, reg *C) (ok bool, err error) {
-	var fallback bool
-	if rest != nil && rest.ok {
-		fallback, err = pl.decodeRest(payload, rest, v, folded)
-	} else {
-		fallback, err = pl.decode(payload, v, folded)
-	}
-	if err != nil || fallback {
-		return !fallback, err
-	}
-	*(*C)(pl.Registered(v)) = *reg
-	return true, nil
 }
 
 // Into decodes a verified payload into a new T for a format whose claims

@@ -32,12 +32,13 @@ import (
 // and when a tag names the embedded registered claims (encoding/json then
 // writes them as a member of that name).
 //
-// Decoding has two ways in: a Taker, which a format's claims reader hands
-// each member the plan takes as it walks the payload (the plan's reader
-// decodes the value and validates it with jsonx's rules in the same
-// pass), and Fill, for the members a reader of the plain shape passed
-// over (Rest). A pointer to a struct is allocated together with the
-// structs its pointer fields point to (ptrBlock).
+// Decoding has one reader (plan_read.go), which decodes a value and
+// validates it with jsonx's rules in the same pass, and two ways in: a
+// Taker, which a format's claims reader hands each member the plan takes
+// as it walks the payload, and Finish, for the members a reader of the
+// plain shape passed over (Rest), read at their positions in the payload.
+// A pointer to a struct is allocated together with the structs its
+// pointer fields point to (ptrBlock).
 //
 // Encoding refuses a value nested deeper than jsonx.MaxDepth (a pointer
 // cycle, or a token no verifier here would read back). Decoded strings

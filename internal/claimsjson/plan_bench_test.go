@@ -6,7 +6,8 @@ import (
 )
 
 // BenchmarkPlan runs the plan of the lab's study type alone: decoding from
-// the members a reader passed over (Rest), from the payload, and writing.
+// the members a reader passed over (Rest), through Take (with the walk of
+// the payload's members), and writing.
 //
 //	go test -run '^$' -bench Plan -benchmem ./internal/claimsjson
 func BenchmarkPlan(b *testing.B) {
@@ -14,18 +15,18 @@ func BenchmarkPlan(b *testing.B) {
 	pl := PlanFor[study](testFilter)
 	rest := restOf(payload)
 	reg := testReg{Issuer: "https://issuer.example"}
-	b.Run("Fill/rest", func(b *testing.B) {
+	b.Run("Finish/rest", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			if _, _, err := Fill[study](pl, payload, rest, false, &reg); err != nil {
+			if _, _, err := restInto[study](pl, payload, rest, false, &reg); err != nil {
 				b.Fatal(err)
 			}
 		}
 	})
-	b.Run("Fill/payload", func(b *testing.B) {
+	b.Run("Take/payload", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			if _, _, err := Fill[study](pl, payload, nil, false, &reg); err != nil {
+			if _, _, err := takeInto[study](pl, payload, &reg); err != nil {
 				b.Fatal(err)
 			}
 		}

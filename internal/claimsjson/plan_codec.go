@@ -289,7 +289,12 @@ func isEmptyValue(v reflect.Value) bool {
 // then read the next field from the old, freed stack. A call returns an
 // unsafe.Pointer, which the caller spills as a pointer.
 //
+// Not instrumented by checkptr (-race, -msan and -asan turn it on): its
+// check of the load is a call, which may grow the stack while x, a
+// uintptr, holds the old address (TestStackGrowthEverywhere).
+//
 //go:noinline
+//go:nocheckptr
 func noescape(p unsafe.Pointer) unsafe.Pointer {
 	//lint:ignore SA4016 the arithmetic is the point: escape analysis follows no flow through it
 	x := uintptr(p) ^ 0

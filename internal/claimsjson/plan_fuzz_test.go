@@ -7,9 +7,10 @@ import (
 )
 
 // FuzzPlanDecode decodes arbitrary payloads with the Plans of kitchen (every
-// kind a Plan codes) and study, and with encoding/json, and requires the
-// same value or an error from both (checkDecode); text that is not a valid
-// JSON object must not make the plan panic.
+// kind a Plan codes), study and nested, through Take and from a Rest, and
+// with encoding/json, and requires the same value or an error from both
+// (checkDecode); text that is not a valid JSON object must not make the
+// plan panic.
 func FuzzPlanDecode(f *testing.F) {
 	for _, p := range decodeCases {
 		f.Add(p)
@@ -27,7 +28,7 @@ func FuzzPlanDecode(f *testing.F) {
 		checkDecode[nested](t, payload)
 		checkDecode[*nested](t, payload)
 		// Whatever the text, the plan returns: an error or a value.
-		_, _, _ = Fill[kitchen](PlanFor[kitchen](testFilter), payload, nil, true, &testReg{})
+		_, _, _ = takeInto[kitchen](PlanFor[kitchen](testFilter), payload, &testReg{})
 	})
 }
 

@@ -16,7 +16,9 @@ import (
 // UTF-8, no lone surrogates, jsonx.MaxDepth, no repeated member names,
 // case-folded with the fold rule), so that a claims reader that hands a
 // member to the plan (Taker) need not scan it first. What it stores is
-// what decode stores from the same text.
+// what encoding/json stores from the same text. It is the plan's only
+// decoder: the members a reader of the plain shape passed over (Rest) are
+// read with it too, at their positions in the payload (decodeRest).
 
 // reader is the state of one validating read: the payload, the fold rule,
 // and the first error of the text (nil when a read failed on a value of
@@ -140,7 +142,9 @@ func (r *reader) open(i, depth int, closing byte) (next int, empty bool) {
 }
 
 // read decodes the value at s[i:], nested in depth containers, into the
-// value at p (a zero one) as decode does, validating it as it goes, and
+// value at p (a zero one) as encoding/json would (null leaves it as it
+// is, a zero slice, map, pointer or interface value being nil, except
+// that a kJSON value gets it too), validating it as it goes, and
 // returns its end: -1 with r.err set on text jsonx refuses, -1 with r.err
 // nil on a value encoding/json would not store in p's type.
 func (c *codec) read(r *reader, i, depth int, p unsafe.Pointer) int {
@@ -154,7 +158,7 @@ func (c *codec) read(r *reader, i, depth int, p unsafe.Pointer) int {
 		if err != nil {
 			return r.bad(err)
 		}
-		if !c.decode(s[i:end], p) {
+		if !c.decodeJSON(s[i:end], p) {
 			return -1
 		}
 		return end
@@ -229,7 +233,7 @@ func (c *codec) read(r *reader, i, depth int, p unsafe.Pointer) int {
 	if err != nil {
 		return r.bad(err)
 	}
-	if !decodeScalar(c.kind, s[i:end], p) {
+	if !decodeNumber(c.kind, s[i:end], p) {
 		return -1
 	}
 	return end
@@ -556,8 +560,8 @@ type Taker struct {
 	pl *Plan
 	v  unsafe.Pointer // the struct being filled
 	// pending is the first member of a type its field does not take; it
-	// is reported by Finish, after the format's own checks, as Fill's
-	// would be.
+	// is reported by Finish, after the format's own checks (errors of the
+	// text come before them, from Take).
 	pending  error
 	fallback bool
 	took     bool
@@ -611,11 +615,16 @@ func (t *Taker) Take(m *jsonx.Members, payload, name string) (taken bool, err er
 
 // Finish completes the T that t fills, out being NewTaker's. When the
 // reader read the payload in the plain shape instead (rest done), the
-// plan decodes the members rest holds, as Fill does; otherwise the
-// members Take met are in place already. The registered claims are set to
-// *reg. folded says the reader applied the fold rule (see Fill). ok is
-// false when this payload must go through encoding/json (Into), as for
-// Fill.
+// plan reads the members rest holds, at their positions in payload (the
+// T is then zero: Take met none of them); otherwise the members Take met
+// are in place already. The registered claims are set to *reg: the
+// validated ones. folded says the reader applied the fold rule
+// (jsonx.NewMembersFold); otherwise Finish compares the names rest holds
+// itself. ok is false when this payload must go through encoding/json
+// (Into): a member whose name folds onto a registered claim's without
+// being it, or registered claims of a type other than the Plan's. Errors
+// wrap signet.ErrMalformed: the first member of a type its field does
+// not take; on error the T is partly written, and the caller drops it.
 func Finish[T, C any](t *Taker, payload string, rest *Rest, folded bool, reg *C, out *T) (ok bool, err error) {
 	if reflect.TypeFor[C]() != t.pl.claims {
 		return false, nil
@@ -627,10 +636,10 @@ func Finish[T, C any](t *Taker, payload string, rest *Rest, folded bool, reg *C,
 		if t.took {
 			return false, errScan // not this Taker's payload
 		}
-		ok, err = fill(t.pl, payload, rest, t.v, folded, reg)
-		return ok, err
-	}
-	if t.pending != nil {
+		if fallback, err := t.pl.decodeRest(payload, rest, t.v, folded); err != nil || fallback {
+			return !fallback, err
+		}
+	} else if t.pending != nil {
 		return true, t.pending
 	}
 	*(*C)(t.pl.Registered(t.v)) = *reg

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -301,10 +302,59 @@ func restOf(payload string) *Rest {
 	return &r
 }
 
-// checkDecode decodes payload into a T with the Plan (with and without a
-// Rest, folded or not) and with encoding/json (Into's path), and requires
-// the same value or an error from both. It returns how many comparisons
-// it made (none when the payload is not a valid object, or folds onto a
+// takeInto decodes payload into a new T with pl as the formats' claims
+// readers and verifiers do (jwt's readClaims and verifyPlan) in the
+// general path: the top-level members walked with the fold rule
+// (jsonx.Members), each one that is not a registered claim handed to
+// Take, then Finish. ok is false when the payload goes to Into; on error
+// the T is zero, as the formats return it.
+func takeInto[T any](pl *Plan, payload string, reg *testReg) (out T, ok bool, err error) {
+	take := NewTaker(pl, &out)
+	var m jsonx.Members
+	m.Reset(payload, true)
+	for m.NextName(payload) {
+		if name := m.Name(payload); !slices.Contains(pl.reg, name) {
+			taken, err := take.Take(&m, payload, name)
+			if err != nil {
+				var zero T
+				return zero, true, err
+			}
+			if taken {
+				continue
+			}
+		}
+		m.ScanValue(payload)
+	}
+	if err := m.Err(); err != nil {
+		var zero T
+		return zero, true, fmt.Errorf("%w: claims: %v", signet.ErrMalformed, err)
+	}
+	return finish(&take, payload, nil, true, reg, &out)
+}
+
+// restInto is takeInto for a payload the formats' readers read in the
+// plain shape (jsonx.Flat): Finish decodes the members rest holds (see
+// restOf); folded says the reader applied the fold rule.
+func restInto[T any](pl *Plan, payload string, rest *Rest, folded bool, reg *testReg) (out T, ok bool, err error) {
+	take := NewTaker(pl, &out)
+	return finish(&take, payload, rest, folded, reg, &out)
+}
+
+// finish is Finish, with the zero T on error or fallback.
+func finish[T any](take *Taker, payload string, rest *Rest, folded bool, reg *testReg, out *T) (T, bool, error) {
+	ok, err := Finish(take, payload, rest, folded, reg, out)
+	if !ok || err != nil {
+		var zero T
+		return zero, ok, err
+	}
+	return *out, true, nil
+}
+
+// checkDecode decodes payload into a T with the Plan (through Take and,
+// for a payload of the plain shape, from a Rest, folded or not) and with
+// encoding/json (Into's path, with CheckFold), and requires the same
+// value or an error from both. It returns how many comparisons it made
+// (none when the payload is not a valid object, or folds onto a
 // registered claim).
 func checkDecode[T any](t *testing.T, payload string) (n int) {
 	t.Helper()
@@ -315,37 +365,39 @@ func checkDecode[T any](t *testing.T, payload string) (n int) {
 	if pl == nil {
 		t.Fatalf("%v has no plan", reflect.TypeFor[T]())
 	}
-	for _, folded := range []bool{false, true} {
-		if folded && jsonx.ValidFold(payload) != nil {
-			continue // the caller's scan would have refused it
-		}
-		want, werr := Into[T, map[string]any](payload, testFilter, folded)
-		rests := []*Rest{nil}
-		if r := restOf(payload); r != nil {
-			rests = append(rests, r)
-		}
-		for _, rest := range rests {
-			got, ok, err := Fill[T](pl, payload, rest, folded, &testReg{})
-			if !ok {
-				// A member folds onto a registered claim: Into decides.
-				if err != nil {
-					t.Fatalf("%s: fallback with an error: %v", payload, err)
-				}
-				continue
-			}
-			n++
-			if (err == nil) != (werr == nil) {
-				t.Fatalf("%s (folded %v, rest %v): plan error %v, encoding/json error %v", payload, folded, rest != nil, err, werr)
-			}
+	want, werr := Into[T, map[string]any](payload, testFilter, false)
+	compare := func(how string, got T, ok bool, err error) {
+		t.Helper()
+		if !ok {
+			// A member folds onto a registered claim: Into decides.
 			if err != nil {
-				if !errors.Is(err, signet.ErrMalformed) {
-					t.Fatalf("%s: error %v is not ErrMalformed", payload, err)
-				}
-				continue
+				t.Fatalf("%s (%s): fallback with an error: %v", payload, how, err)
 			}
-			if !reflect.DeepEqual(got, want) {
-				t.Fatalf("%s (folded %v, rest %v):\nplan          %+v\nencoding/json %+v", payload, folded, rest != nil, got, want)
+			return
+		}
+		n++
+		if (err == nil) != (werr == nil) {
+			t.Fatalf("%s (%s): plan error %v, encoding/json error %v", payload, how, err, werr)
+		}
+		if err != nil {
+			if !errors.Is(err, signet.ErrMalformed) {
+				t.Fatalf("%s (%s): error %v is not ErrMalformed", payload, how, err)
 			}
+			return
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s (%s):\nplan          %+v\nencoding/json %+v", payload, how, got, want)
+		}
+	}
+	got, ok, err := takeInto[T](pl, payload, &testReg{})
+	compare("Take", got, ok, err)
+	if rest := restOf(payload); rest != nil {
+		for _, folded := range []bool{false, true} {
+			if folded && jsonx.ValidFold(payload) != nil {
+				continue // the caller's scan would have refused it
+			}
+			got, ok, err := restInto[T](pl, payload, rest, folded, &testReg{})
+			compare(fmt.Sprintf("Rest, folded %v", folded), got, ok, err)
 		}
 	}
 	return n
@@ -451,37 +503,43 @@ func TestPlanDecode(t *testing.T) {
 	}
 }
 
-// TestPlanDecodeErrors: a type error anywhere is an error, and no part of
-// the value comes back.
+// TestPlanDecodeErrors: a type error anywhere is an error, in the Take
+// path and from a Rest, and no part of the value comes back (the formats
+// return the zero T).
 func TestPlanDecodeErrors(t *testing.T) {
 	pl := PlanFor[study](testFilter)
-	out, ok, err := Fill[study](pl, `{"username":"alice","user_id":-1}`, nil, false, &testReg{Issuer: "x"})
+	const payload = `{"username":"alice","user_id":-1}`
+	out, ok, err := takeInto[study](pl, payload, &testReg{Issuer: "x"})
 	if !ok || !errors.Is(err, signet.ErrMalformed) || !reflect.DeepEqual(out, study{}) {
 		t.Fatalf("%+v %v %v", out, ok, err)
 	}
-	p, ok, err := Fill[*study](PlanFor[*study](testFilter), `{"perms":["a",1]}`, nil, false, &testReg{})
+	out, ok, err = restInto[study](pl, payload, restOf(payload), false, &testReg{Issuer: "x"})
+	if !ok || !errors.Is(err, signet.ErrMalformed) || !reflect.DeepEqual(out, study{}) {
+		t.Fatalf("rest: %+v %v %v", out, ok, err)
+	}
+	p, ok, err := takeInto[*study](PlanFor[*study](testFilter), `{"perms":["a",1]}`, &testReg{})
 	if !ok || !errors.Is(err, signet.ErrMalformed) || p != nil {
 		t.Fatalf("%+v %v %v", p, ok, err)
 	}
-	// Not JSON at all: an error, never a panic (the plan is only run on
-	// validated payloads, but holds anyway).
+	// Not JSON at all: an error, never a panic (the reader validates
+	// what Take hands it).
 	for _, s := range []string{``, `{`, `{"a"`, `{"a":`, `{"a":1`, `{"a":1,`, `{"s":"x`, `{"ss":[1,`, `{"ss":["a"`, `[`, `{"m":{"a"`, `{"m":{"a":"b",`, `{"m":{"a":}}`, `{"s":}`, `{1:2}`} {
-		if _, ok, err := Fill[kitchen](PlanFor[kitchen](testFilter), s, nil, true, &testReg{}); ok && err == nil {
+		if _, ok, err := takeInto[kitchen](PlanFor[kitchen](testFilter), s, &testReg{}); ok && err == nil {
 			t.Errorf("%q: no error", s)
 		}
 	}
 }
 
-// TestPlanRegistered: Fill sets the embedded registered claims to the
+// TestPlanRegistered: Finish sets the embedded registered claims to the
 // validated ones, whatever the payload says.
 func TestPlanRegistered(t *testing.T) {
 	reg := testReg{Issuer: "checked", Audience: testAud{"a"}}
-	out, ok, err := Fill[*study](PlanFor[*study](testFilter), `{"iss":"other","user_id":3}`, nil, false, &reg)
+	out, ok, err := takeInto[*study](PlanFor[*study](testFilter), `{"iss":"other","user_id":3}`, &reg)
 	if !ok || err != nil || out.Issuer != "checked" || out.UserID != 3 || !reflect.DeepEqual(out.Audience, testAud{"a"}) {
 		t.Fatalf("%+v %v %v", out, ok, err)
 	}
 	// A member that folds onto a registered claim's name goes to Into.
-	if _, ok, err := Fill[study](PlanFor[study](testFilter), `{"ISS":"x"}`, nil, false, &reg); ok || err != nil {
+	if _, ok, err := takeInto[study](PlanFor[study](testFilter), `{"ISS":"x"}`, &reg); ok || err != nil {
 		t.Fatalf("fold onto iss: %v %v", ok, err)
 	}
 }
@@ -579,7 +637,7 @@ func TestRestNotViews(t *testing.T) {
 	var one Rest
 	one.Add(payload, payload[2:9], payload[11:12])
 	one.Done()
-	out, ok, err := Fill[study](PlanFor[study](testFilter), payload, &one, false, &testReg{})
+	out, ok, err := restInto[study](PlanFor[study](testFilter), payload, &one, false, &testReg{})
 	if !one.ok || !ok || err != nil || out.UserID != 1 {
 		t.Fatalf("%+v %v %v", out, ok, err)
 	}
@@ -616,7 +674,7 @@ func TestFilterConcurrent(t *testing.T) {
 				}
 				switch c.t {
 				case reflect.TypeFor[study]():
-					out, ok, err := Fill[study](PlanFor[study](f), payload, nil, false, &testReg{Issuer: "v"})
+					out, ok, err := takeInto[study](PlanFor[study](f), payload, &testReg{Issuer: "v"})
 					if !ok || err != nil || out.UserID != 7 || out.Username != "u" || out.Issuer != "v" || len(out.Perms) != 1 {
 						errs <- fmt.Sprintf("study: %+v %v %v", out, ok, err)
 						return
@@ -627,7 +685,7 @@ func TestFilterConcurrent(t *testing.T) {
 						return
 					}
 				case reflect.TypeFor[withNamedMap]():
-					out, ok, err := Fill[withNamedMap](PlanFor[withNamedMap](f), payload, nil, false, &testReg{})
+					out, ok, err := takeInto[withNamedMap](PlanFor[withNamedMap](f), payload, &testReg{})
 					if !ok || err != nil || out.M["k"] != "v" {
 						errs <- fmt.Sprintf("withNamedMap: %+v %v %v", out, ok, err)
 						return

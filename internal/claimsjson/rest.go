@@ -55,22 +55,29 @@ func (r *Rest) Done() { r.ok = r.n <= len(r.members) }
 // Reset empties r, for a reader that starts over on another path.
 func (r *Rest) Reset() { r.n, r.ok = 0, false }
 
-// decodeRest is decode on the members of a done Rest. Their names are
-// plain ASCII and no value holds an object, so the fold rule comes down
-// to comparing these names (the reader has refused a registered claim's
-// name in other case).
+// decodeRest decodes the members of a done Rest into the struct at v with
+// the plan's reader, which reads each value at its position in s (the
+// payload), as Take does. Their names are plain ASCII and no value holds
+// an object, so the fold rule comes down to comparing these names (the
+// reader has refused a registered claim's name in other case). fallback
+// says encoding/json must decode this payload, as for Taker; a member of
+// a type its field does not take is an error, the first one's.
 func (p *Plan) decodeRest(s string, r *Rest, v unsafe.Pointer, folded bool) (fallback bool, err error) {
 	ms := r.members[:r.n]
+	rd := reader{s: s, fold: true}
 	for k := range ms {
 		m := &ms[k]
 		if int(m.vb) > len(s) {
 			return false, errScan // not this payload's Rest
 		}
-		name, value := s[m.na:m.nb], s[m.va:m.vb]
+		name := s[m.na:m.nb]
 		f, fb := p.lookup(name)
 		if f != nil {
-			if !f.decode(value, unsafe.Add(v, f.off)) {
-				return false, typeError(name, value)
+			if end := f.c.read(&rd, int(m.va), 1, unsafe.Add(v, f.off)); end != int(m.vb) {
+				if end < 0 && rd.err == nil {
+					return false, typeError(name, s[m.va:m.vb])
+				}
+				return false, errScan // text the reader of the plain shape did not validate
 			}
 		} else if fb {
 			return true, nil

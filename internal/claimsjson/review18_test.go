@@ -149,7 +149,7 @@ func FuzzReviewWild(f *testing.F) {
 		}
 		checkDecode[wild](t, payload)
 		checkDecode[*wild](t, payload)
-		_, _, _ = Fill[wild](PlanFor[wild](testFilter), payload, nil, true, &testReg{})
-		_, _, _ = Fill[nested](PlanFor[nested](testFilter), payload, nil, false, &testReg{})
+		_, _, _ = takeInto[wild](PlanFor[wild](testFilter), payload, &testReg{})
+		_, _, _ = takeInto[nested](PlanFor[nested](testFilter), payload, &testReg{})
 	})
 }

@@ -6,10 +6,11 @@ import (
 	"github.com/signet-go/signet/internal/jsonx"
 )
 
-// A small scanner for text that jsonx has already validated: it finds
-// where values end and does not check the grammar again. Every index is
-// bounds-checked all the same, so that text it was not meant for gives an
-// error (end < 0), never a panic.
+// A small scanner that finds where values end without checking the
+// grammar: the plan's reader counts an array's elements with it
+// (countElems) before it reads, and validates, them. Every index is
+// bounds-checked, so that text that is not JSON gives an error (end < 0)
+// or a count the reader then finds wrong, never a panic.
 
 // skipWS returns the index of the first byte at or after i that is not
 // JSON white space.
@@ -55,121 +56,76 @@ func skipString(s string, i int) (end int, esc bool) {
 }
 
 // skipValue returns the end of the value starting at s[i], -1 when there
-// is none; obj says the value is or holds an object (whose member names
-// the fold rule concerns).
-func skipValue(s string, i int) (end int, obj bool) {
+// is none.
+func skipValue(s string, i int) int {
 	if i >= len(s) {
-		return -1, false
+		return -1
 	}
 	switch c := s[i]; {
 	case c == '"':
-		end, _ = skipString(s, i)
-		return end, false
+		end, _ := skipString(s, i)
+		return end
 	case c == '{' || c == '[':
 		depth := 0
 		for ; i < len(s); i++ {
 			switch s[i] {
-			case '{':
-				obj = true
-				depth++
-			case '[':
+			case '{', '[':
 				depth++
 			case '}', ']':
 				depth--
 				if depth == 0 {
-					return i + 1, obj
+					return i + 1
 				}
 			case '"':
 				e, _ := skipString(s, i)
 				if e < 0 {
-					return -1, obj
+					return -1
 				}
 				i = e - 1
 			}
 		}
-		return -1, obj
+		return -1
 	case c == '-' || (c >= '0' && c <= '9'):
 		j := i + 1
 		for j < len(s) && (s[j] >= '0' && s[j] <= '9' || s[j] == '.' || s[j] == 'e' || s[j] == 'E' || s[j] == '+' || s[j] == '-') {
 			j++
 		}
-		return j, false
+		return j
 	case c == 't' || c == 'f' || c == 'n':
 		j := i + 1
 		for j < len(s) && s[j] >= 'a' && s[j] <= 'z' {
 			j++
 		}
-		return j, false
+		return j
 	}
-	return -1, false
+	return -1
 }
 
-// object walks the members of a JSON object in text jsonx has validated,
-// bounds checked all the same: text it cannot read ends the walk with bad
-// set.
-type object struct {
-	s        string
-	i        int
-	end, bad bool
-}
-
-// newObject starts a walk of the object s (white space before it allowed).
-func newObject(s string) object {
-	i := skipWS(s, 0)
-	if i >= len(s) || s[i] != '{' {
-		return object{end: true, bad: true}
+// countElems counts the elements of the array raw (a prefix of the text
+// from its opening bracket on), so that a slice is made once, of their
+// number; ok is false on text it cannot read.
+func countElems(raw string) (int, bool) {
+	i := skipWS(raw, 1)
+	if i < len(raw) && raw[i] == ']' {
+		return 0, true
 	}
-	i = skipWS(s, i+1)
-	if i < len(s) && s[i] == '}' {
-		return object{end: true}
-	}
-	return object{s: s, i: i}
-}
-
-// next returns the next member: its name (unescaped; esc says it had
-// escapes), its value, and whether that is or holds an object (whose
-// member names the fold rule concerns). ok is false at the end, and on
-// text next cannot read (o.bad).
-func (o *object) next() (name, value string, esc, obj, ok bool) {
-	if o.end {
-		return "", "", false, false, false
-	}
-	s, i := o.s, o.i
-	fail := func() (string, string, bool, bool, bool) {
-		o.end, o.bad = true, true
-		return "", "", false, false, false
-	}
-	if i >= len(s) || s[i] != '"' {
-		return fail()
-	}
-	ne, esc := skipString(s, i)
-	if ne < 0 {
-		return fail()
-	}
-	name = s[i+1 : ne-1]
-	if esc {
-		var err error
-		if name, err = jsonx.Unquote(s[i:ne]); err != nil {
-			return fail()
+	n := 0
+	for {
+		e := skipValue(raw, i)
+		if e < 0 {
+			return 0, false
 		}
+		n++
+		i = skipWS(raw, e)
+		if i >= len(raw) {
+			return 0, false
+		}
+		if raw[i] == ']' {
+			return n, true
+		}
+		if raw[i] != ',' {
+			return 0, false
+		}
+		i = skipWS(raw, i+1)
 	}
-	i = skipWS(s, ne)
-	if i >= len(s) || s[i] != ':' {
-		return fail()
-	}
-	i = skipWS(s, i+1)
-	ve, obj := skipValue(s, i)
-	if ve < 0 {
-		return fail()
-	}
-	value = s[i:ve]
-	switch i = skipWS(s, ve); {
-	case i < len(s) && s[i] == '}':
-		o.end = true
-	case i < len(s) && s[i] == ',':
-		o.i = skipWS(s, i+1)
-	default:
-		return fail()
-	}
-	return name, value, esc, obj, true
 }
