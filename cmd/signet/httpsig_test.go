@@ -653,11 +653,7 @@ func TestHTTPSigKeysRejected(t *testing.T) {
 	sign := func(key string, extra ...string) []string {
 		return append([]string{"httpsig", "sign", "--key", key, "--label", "s", "--components", "@method"}, extra...)
 	}
-	tests := []struct {
-		name string
-		args []string
-		want string
-	}{
+	tests := []argsCase{
 		{"JWS EdDSA key", sign(edJWS), "EdDSA key, which is for JWTs"},
 		{"JWS HS256 key", sign(hs), "HS256 key"},
 		{"JWS key with --alg", sign(edJWS, "--alg", "ed25519"), "algorithm does not match"},
@@ -669,16 +665,7 @@ func TestHTTPSigKeysRejected(t *testing.T) {
 		{"public key", sign(pubPath), "public"},
 		{"missing file", sign(filepath.Join(dir, "nope")), "no such file"},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			r := runAt(t, testNow, testRequest, tt.args...)
-			wantCode(t, r, exitRejected, tt.name)
-			if !strings.Contains(r.stderr, tt.want) {
-				t.Errorf("stderr %q lacks %q", r.stderr, tt.want)
-			}
-		})
-	}
+	runArgsCases(t, testNow, exitRejected, testRequest, tests)
 	// A raw secret with --alg hmac-sha256 signs; the same file read for
 	// HS256 by jwt is another key.
 	r := runAt(t, testNow, testRequest, sign(secret, "--secret-encoding", "raw", "--alg", "hmac-sha256")...)
@@ -725,11 +712,7 @@ func TestHTTPSigUsageErrors(t *testing.T) {
 	verify := func(extra ...string) []string {
 		return append([]string{"httpsig", "verify", "--key", key}, extra...)
 	}
-	tests := []struct {
-		name string
-		args []string
-		want string
-	}{
+	tests := []argsCase{
 		{"no subcommand", []string{"httpsig"}, "no subcommand"},
 		{"unknown subcommand", []string{"httpsig", "check"}, `unknown subcommand "check"`},
 		{"sign without key", []string{"httpsig", "sign", "--label", "s", "--components", "@method"}, "--key is required"},
@@ -762,16 +745,7 @@ func TestHTTPSigUsageErrors(t *testing.T) {
 		{"base bad flag", []string{"httpsig", "base", "--key", key}, "flag provided but not defined"},
 		{"empty request flag", []string{"httpsig", "base", "--request", ""}, "--request needs a file"},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			r := runAt(t, testNow, testRequest, tt.args...)
-			wantCode(t, r, exitUsage, tt.name)
-			if !strings.Contains(r.stderr, tt.want) {
-				t.Errorf("stderr %q lacks %q", r.stderr, tt.want)
-			}
-		})
-	}
+	runArgsCases(t, testNow, exitUsage, testRequest, tests)
 }
 
 func TestHTTPSigHelp(t *testing.T) {

@@ -484,13 +484,7 @@ func TestJWEDecryptRejects(t *testing.T) {
 	pwPath := writeFile(t, dir, "pw.txt", []byte("correct horse battery staple"))
 	pastExp := testNow.Add(time.Hour + time.Minute)
 
-	tests := []struct {
-		name  string
-		now   time.Time
-		token string
-		flags []string
-		want  string
-	}{
+	tests := []rejectCase{
 		{"expired", testNow.Add(2 * time.Hour), token, nil, "expired"},
 		{"expired beyond leeway", pastExp, token, []string{"--leeway", "30s"}, "expired"},
 		{"not yet valid", testNow, notYet, nil, "not yet valid"},
@@ -518,26 +512,9 @@ func TestJWEDecryptRejects(t *testing.T) {
 		{"a JWS key", testNow, token, []string{"--key", signPath}, "not a JWE key (use signet jwt)"},
 		{"missing key file", testNow, token, []string{"--key", filepath.Join(dir, "nope.jwk")}, "no such file"},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			args := []string{"jwe", "decrypt"}
-			if !hasFlag(tt.flags, "--key") {
-				args = append(args, "--key", decPath)
-			}
-			if !hasFlag(tt.flags, "--aud") {
-				args = append(args, "--any-aud")
-			}
-			r := runAt(t, tt.now, tt.token, append(args, tt.flags...)...)
-			wantCode(t, r, exitRejected, tt.name)
-			if !strings.Contains(r.stderr, tt.want) {
-				t.Errorf("stderr %q lacks %q", r.stderr, tt.want)
-			}
-			if strings.Contains(r.stderr, parts[3]) {
-				t.Error("the error quotes the token")
-			}
-		})
-	}
+	runRejectCases(t, []string{"jwe", "decrypt"}, parts[3], tests,
+		defaultFlag{"--key", []string{"--key", decPath}},
+		defaultFlag{"--aud", []string{"--any-aud"}})
 
 	// What the rejections above turn on, accepted.
 	for _, tt := range []struct {
@@ -563,37 +540,13 @@ func TestJWEEncryptRejects(t *testing.T) {
 	noAlg := writeFile(t, dir, "noalg.jwk", []byte(strings.Replace(jweKeygen(t, signet.A256GCMKW), `"alg":"A256GCMKW",`, "", 1)))
 	signPath, _ := keyFiles(t, dir, signet.HS256)
 	paserkPath := writeFile(t, dir, "v4.key", []byte(runCLI(t, "", "keygen", "v4.local").stdout))
-	tests := []struct {
-		name   string
-		claims string
-		flags  []string
-		want   string
-	}{
-		{"array", `[1,2]`, nil, "JSON object"},
-		{"invalid JSON", `{"sub":}`, nil, "invalid JSON"},
-		{"duplicate member", `{"sub":"a","sub":"b"}`, nil, "duplicate"},
-		{"exp a string", `{"exp":"tomorrow"}`, nil, "claim exp"},
-		{"too large", `{"x":"` + strings.Repeat("a", maxInput) + `"}`, nil, "too large"},
-		{"JWK without alg", `{"sub":"a"}`, []string{"--key", noAlg}, "give --alg"},
-		{"JWK alg mismatch", `{"sub":"a"}`, []string{"--alg", "A128GCMKW"}, "algorithm does not match"},
-		{"a JWS key", `{"sub":"a"}`, []string{"--key", signPath}, "not a JWE key (use signet jwt)"},
-		{"a PASETO key", `{"sub":"a"}`, []string{"--key", paserkPath}, "use signet paseto"},
-		{"missing claims file", "", []string{"--claims", filepath.Join(dir, "nope")}, "claims file"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			args := []string{"jwe", "encrypt"}
-			if !hasFlag(tt.flags, "--key") {
-				args = append(args, "--key", encPath)
-			}
-			r := runAt(t, testNow, tt.claims, append(args, tt.flags...)...)
-			wantCode(t, r, exitRejected, tt.name)
-			if !strings.Contains(r.stderr, tt.want) {
-				t.Errorf("stderr %q lacks %q", r.stderr, tt.want)
-			}
-		})
-	}
+	tests := append(badClaimsCases(dir),
+		rejectCase{"JWK without alg", testNow, `{"sub":"a"}`, []string{"--key", noAlg}, "give --alg"},
+		rejectCase{"JWK alg mismatch", testNow, `{"sub":"a"}`, []string{"--alg", "A128GCMKW"}, "algorithm does not match"},
+		rejectCase{"a JWS key", testNow, `{"sub":"a"}`, []string{"--key", signPath}, "not a JWE key (use signet jwt)"},
+		rejectCase{"a PASETO key", testNow, `{"sub":"a"}`, []string{"--key", paserkPath}, "use signet paseto"},
+	)
+	runRejectCases(t, []string{"jwe", "encrypt"}, "", tests, defaultFlag{"--key", []string{"--key", encPath}})
 	// A JWK without alg encrypts with --alg; claims without exp, with a
 	// warning; --exp sets it.
 	r := runAt(t, testNow, `{"sub":"a"}`, "jwe", "encrypt", "--key", noAlg, "--alg", "A256GCMKW")
@@ -658,11 +611,7 @@ func TestJWEUsageErrors(t *testing.T) {
 	dir := t.TempDir()
 	_, key := newKeyFile(t, dir, signet.EdDSA, "ed")
 	dirKey := writeFile(t, dir, "dir.jwk", []byte(jweKeygen(t, signet.Dir)))
-	tests := []struct {
-		name string
-		args []string
-		want string
-	}{
+	tests := []argsCase{
 		{"jwe without subcommand", []string{"jwe"}, "no subcommand"},
 		{"unknown jwe subcommand", []string{"jwe", "seal"}, `unknown subcommand "seal"`},
 		{"encrypt without key", []string{"jwe", "encrypt"}, "--key is required"},
@@ -690,16 +639,7 @@ func TestJWEUsageErrors(t *testing.T) {
 		{"jwt sign with a JWE alg", []string{"jwt", "sign", "--key", key, "--alg", "dir"}, "use signet jwe"},
 		{"jwt verify with a JWE alg", []string{"jwt", "verify", "--key", key, "--alg", "ECDH-ES"}, "use signet jwe"},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			r := runCLI(t, `{"sub":"a"}`, tt.args...)
-			wantCode(t, r, exitUsage, tt.name)
-			if !strings.Contains(r.stderr, tt.want) {
-				t.Errorf("stderr %q lacks %q", r.stderr, tt.want)
-			}
-		})
-	}
+	runArgsCases(t, time.Time{}, exitUsage, `{"sub":"a"}`, tests)
 	for _, args := range [][]string{{"jwe", "encrypt", "-h"}, {"jwe", "decrypt", "--help"}, {"jwe", "inspect", "-h"}} {
 		r := runCLI(t, "", args...)
 		wantCode(t, r, exitOK, strings.Join(args, " "))
@@ -726,28 +666,15 @@ func TestJWEIssuedIsReadable(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	encPath, decPath := jweKeyFiles(t, dir, signet.A128KW)
-	for _, tt := range []struct {
-		name, claims, want string
-	}{
-		{"plain", fmt.Sprintf(`{"sub":"a","exp":%d}`, testNow.Add(time.Hour).Unix()), ""},
-		{"issued expired", `{"sub":"a","exp":1000}`, ""},
-		{"for later", fmt.Sprintf(`{"sub":"a","nbf":%d,"exp":%d}`, testNow.Add(time.Hour).Unix(), testNow.Add(2*time.Hour).Unix()), ""},
-		{"exp beyond 2^53", `{"sub":"a","exp":9007199254740993}`, "claim exp"},
-		{"exp fractional", `{"sub":"a","exp":1.5e300}`, "claim exp"},
-		{"aud an object", `{"sub":"a","aud":{}}`, "claim aud"},
-		{"nested duplicate", `{"sub":"a","x":{"k":1,"k":2}}`, "duplicate"},
-	} {
-		r := runAt(t, testNow, tt.claims, "jwe", "encrypt", "--key", encPath)
-		if tt.want != "" {
-			wantCode(t, r, exitRejected, tt.name)
-			if !strings.Contains(r.stderr, tt.want) {
-				t.Errorf("%s: stderr %q lacks %q", tt.name, r.stderr, tt.want)
-			}
-			continue
-		}
-		wantCode(t, r, exitOK, tt.name)
-		checkIssuedReadable(t, testNow, tt.name, r, "jwe", "decrypt", "--key", decPath, "--any-aud")
-	}
+	runIssueCases(t, []string{"jwe", "encrypt", "--key", encPath}, []string{"jwe", "decrypt", "--key", decPath, "--any-aud"}, []issueCase{
+		{"plain", fmt.Sprintf(`{"sub":"a","exp":%d}`, testNow.Add(time.Hour).Unix()), "", nil},
+		{"issued expired", `{"sub":"a","exp":1000}`, "", nil},
+		{"for later", fmt.Sprintf(`{"sub":"a","nbf":%d,"exp":%d}`, testNow.Add(time.Hour).Unix(), testNow.Add(2*time.Hour).Unix()), "", nil},
+		{"exp beyond 2^53", `{"sub":"a","exp":9007199254740993}`, "claim exp", nil},
+		{"exp fractional", `{"sub":"a","exp":1.5e300}`, "claim exp", nil},
+		{"aud an object", `{"sub":"a","aud":{}}`, "claim aud", nil},
+		{"nested duplicate", `{"sub":"a","x":{"k":1,"k":2}}`, "duplicate", nil},
+	})
 }
 
 // TestJWENestedKeyAlgorithms: an RSA PEM signing key, which names no

@@ -268,13 +268,8 @@ func isPBES2(alg signet.Algorithm) bool {
 // unless the reader reads them in full; a policy verdict is returned.
 func readBackClaims(claims []byte, now time.Time) (verdict, err error) {
 	_, verdict = jwt.ParseClaims[json.RawMessage](claims, jwt.Policy{NoExpiry: true, Now: func() time.Time { return now }})
-	if verdict == nil {
-		return nil, nil
-	}
-	for _, s := range policyVerdicts {
-		if errors.Is(verdict, s) {
-			return verdict, nil
-		}
+	if verdict == nil || isPolicyVerdict(verdict) {
+		return verdict, nil
 	}
 	return nil, fmt.Errorf("the claims would be refused by signet's own reader, so they were not encrypted: %w", verdict)
 }

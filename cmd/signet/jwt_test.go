@@ -360,13 +360,7 @@ func TestVerifyRejects(t *testing.T) {
 	noneHeader := b64.EncodeToString([]byte(`{"alg":"none"}`)) + "." + parts[1] + "." + parts[2]
 	pastExp := testNow.Add(time.Hour + time.Minute) // a minute after exp
 
-	tests := []struct {
-		name  string
-		now   time.Time
-		token string
-		flags []string
-		want  string
-	}{
+	tests := []rejectCase{
 		{"expired", testNow.Add(2 * time.Hour), token, nil, "expired"},
 		{"expired beyond leeway", pastExp, token, []string{"--leeway", "30s"}, "expired"},
 		{"not yet valid", testNow, notYet, nil, "not yet valid"},
@@ -389,23 +383,7 @@ func TestVerifyRejects(t *testing.T) {
 		{"missing key file", testNow, token, []string{"--key", filepath.Join(dir, "nope.jwk")}, "no such file"},
 		{"key file is a directory", testNow, token, []string{"--key", dir}, "key file"},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			args := []string{"jwt", "verify"}
-			if !hasFlag(tt.flags, "--key") {
-				args = append(args, "--key", verifyPath)
-			}
-			r := runAt(t, tt.now, tt.token, append(args, tt.flags...)...)
-			wantCode(t, r, exitRejected, tt.name)
-			if !strings.Contains(r.stderr, tt.want) {
-				t.Errorf("stderr %q lacks %q", r.stderr, tt.want)
-			}
-			if strings.Contains(r.stderr, parts[2]) {
-				t.Error("the error quotes the token")
-			}
-		})
-	}
+	runRejectCases(t, []string{"jwt", "verify"}, parts[2], tests, defaultFlag{"--key", []string{"--key", verifyPath}})
 
 	// What the rejections above turn on, accepted.
 	accepted := []struct {
@@ -433,13 +411,26 @@ func TestVerifyRejects(t *testing.T) {
 	}
 }
 
-func hasFlag(args []string, name string) bool {
-	for _, a := range args {
-		if a == name {
-			return true
-		}
+// badClaimsCases are claims jwt sign and jwe encrypt refuse before
+// reading the key (checkClaims, readClaims); dir holds no file "nope".
+func badClaimsCases(dir string) []rejectCase {
+	return []rejectCase{
+		{"array", testNow, `[1,2]`, nil, "JSON object"},
+		{"string", testNow, `"sub"`, nil, "JSON object"},
+		{"empty", testNow, "", nil, "JSON object"},
+		{"invalid JSON", testNow, `{"sub":}`, nil, "invalid JSON"},
+		{"trailing data", testNow, `{"sub":"a"} {}`, nil, "invalid JSON"},
+		{"duplicate member", testNow, `{"sub":"a","sub":"b"}`, nil, "duplicate"},
+		{"nested duplicate", testNow, `{"x":{"a":1,"a":2}}`, nil, "duplicate"},
+		{"exp a string", testNow, `{"exp":"tomorrow"}`, nil, "claim exp"},
+		{"nbf too large", testNow, `{"nbf":1e300}`, nil, "claim nbf"},
+		{"aud a number", testNow, `{"aud":5}`, nil, "claim aud"},
+		{"aud with a number", testNow, `{"aud":["a",5]}`, nil, "claim aud"},
+		{"iss an object", testNow, `{"iss":{}}`, nil, "claim iss"},
+		{"invalid UTF-8", testNow, "{\"sub\":\"\xff\"}", nil, "invalid JSON"},
+		{"too large", testNow, `{"x":"` + strings.Repeat("a", maxInput) + `"}`, nil, "too large"},
+		{"missing claims file", testNow, "", []string{"--claims", filepath.Join(dir, "nope")}, "claims file"},
 	}
-	return false
 }
 
 func TestSignRejects(t *testing.T) {
@@ -447,46 +438,13 @@ func TestSignRejects(t *testing.T) {
 	dir := t.TempDir()
 	signPath, verifyPath := keyFiles(t, dir, signet.EdDSA)
 	noAlg := writeFile(t, dir, "noalg.jwk", []byte(strings.Replace(string(privateJWK(t, signet.EdDSA)), `"alg":"EdDSA",`, "", 1)))
-	tests := []struct {
-		name   string
-		claims string
-		flags  []string
-		want   string
-	}{
-		{"array", `[1,2]`, nil, "JSON object"},
-		{"string", `"sub"`, nil, "JSON object"},
-		{"empty", "", nil, "JSON object"},
-		{"invalid JSON", `{"sub":}`, nil, "invalid JSON"},
-		{"trailing data", `{"sub":"a"} {}`, nil, "invalid JSON"},
-		{"duplicate member", `{"sub":"a","sub":"b"}`, nil, "duplicate"},
-		{"nested duplicate", `{"x":{"a":1,"a":2}}`, nil, "duplicate"},
-		{"exp a string", `{"exp":"tomorrow"}`, nil, "claim exp"},
-		{"nbf too large", `{"nbf":1e300}`, nil, "claim nbf"},
-		{"aud a number", `{"aud":5}`, nil, "claim aud"},
-		{"aud with a number", `{"aud":["a",5]}`, nil, "claim aud"},
-		{"iss an object", `{"iss":{}}`, nil, "claim iss"},
-		{"invalid UTF-8", "{\"sub\":\"\xff\"}", nil, "invalid JSON"},
-		{"too large", `{"x":"` + strings.Repeat("a", maxInput) + `"}`, nil, "too large"},
-		{"public key", `{"sub":"a"}`, []string{"--key", verifyPath}, "signing needs the private key"},
-		{"JWK without alg", `{"sub":"a"}`, []string{"--key", noAlg}, "give --alg"},
-		{"JWK alg mismatch", `{"sub":"a"}`, []string{"--key", signPath, "--alg", "ES256"}, "algorithm does not match"},
-		{"missing key file", `{"sub":"a"}`, []string{"--key", filepath.Join(dir, "nope")}, "no such file"},
-		{"missing claims file", "", []string{"--claims", filepath.Join(dir, "nope")}, "claims file"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			args := []string{"jwt", "sign"}
-			if !hasFlag(tt.flags, "--key") {
-				args = append(args, "--key", signPath)
-			}
-			r := runAt(t, testNow, tt.claims, append(args, tt.flags...)...)
-			wantCode(t, r, exitRejected, tt.name)
-			if !strings.Contains(r.stderr, tt.want) {
-				t.Errorf("stderr %q lacks %q", r.stderr, tt.want)
-			}
-		})
-	}
+	tests := append(badClaimsCases(dir),
+		rejectCase{"public key", testNow, `{"sub":"a"}`, []string{"--key", verifyPath}, "signing needs the private key"},
+		rejectCase{"JWK without alg", testNow, `{"sub":"a"}`, []string{"--key", noAlg}, "give --alg"},
+		rejectCase{"JWK alg mismatch", testNow, `{"sub":"a"}`, []string{"--key", signPath, "--alg", "ES256"}, "algorithm does not match"},
+		rejectCase{"missing key file", testNow, `{"sub":"a"}`, []string{"--key", filepath.Join(dir, "nope")}, "no such file"},
+	)
+	runRejectCases(t, []string{"jwt", "sign"}, "", tests, defaultFlag{"--key", []string{"--key", signPath}})
 	// A JWK without alg signs with --alg.
 	signToken(t, testNow, claimsAt(testNow), "--key", noAlg, "--alg", "EdDSA")
 }

@@ -543,11 +543,7 @@ func TestPASETOClaimsChecked(t *testing.T) {
 func TestPASETOUsageErrors(t *testing.T) {
 	t.Parallel()
 	issuePath, readPath := pasetoKeys(t, t.TempDir(), signet.V4Public)
-	tests := []struct {
-		name string
-		args []string
-		want string
-	}{
+	tests := []argsCase{
 		{"no subcommand", []string{"paseto"}, "no subcommand"},
 		{"unknown subcommand", []string{"paseto", "inspect"}, `unknown subcommand "inspect"`},
 		{"sign without key", []string{"paseto", "sign"}, "--key is required"},
@@ -571,16 +567,7 @@ func TestPASETOUsageErrors(t *testing.T) {
 		{"jwt sign PASETO alg", []string{"jwt", "sign", "--key", issuePath, "--alg", "v4.public"}, "PASETO algorithm"},
 		{"jwt verify PASETO alg", []string{"jwt", "verify", "--key", readPath, "--alg", "v3.local"}, "PASETO algorithm"},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			r := runCLI(t, "", tt.args...)
-			wantCode(t, r, exitUsage, tt.name)
-			if !strings.Contains(r.stderr, tt.want) {
-				t.Errorf("stderr %q lacks %q", r.stderr, tt.want)
-			}
-		})
-	}
+	runArgsCases(t, time.Time{}, exitUsage, "", tests)
 }
 
 func TestPASETOHelp(t *testing.T) {
