@@ -85,10 +85,7 @@ func TestIssuedIsReadable(t *testing.T) {
 			name := tt.name + " (" + k.issue + ")"
 			r := runAt(t, tt.now, tt.claims, append([]string{"paseto", k.issue, "--key", k.key}, tt.flags...)...)
 			if tt.want != "" {
-				wantCode(t, r, exitRejected, name)
-				if !strings.Contains(r.stderr, tt.want) {
-					t.Errorf("%s: stderr %q lacks %q", name, r.stderr, tt.want)
-				}
+				wantStderr(t, r, exitRejected, name, tt.want)
 				continue
 			}
 			wantCode(t, r, exitOK, name)

@@ -45,10 +45,17 @@ func keyFiles(t *testing.T, dir string, alg signet.Algorithm) (signPath, verifyP
 // signToken runs "jwt sign" at now and returns the token.
 func signToken(t *testing.T, now time.Time, claims string, args ...string) string {
 	t.Helper()
-	r := runAt(t, now, claims, append([]string{"jwt", "sign"}, args...)...)
-	wantCode(t, r, exitOK, "jwt sign")
+	return issueToken(t, now, claims, "jwt", "sign", args...)
+}
+
+// issueToken runs "cmd sub" (jwt sign, jwe encrypt) with args at now and
+// returns the token, the one line it prints.
+func issueToken(t *testing.T, now time.Time, claims, cmd, sub string, args ...string) string {
+	t.Helper()
+	r := runAt(t, now, claims, append([]string{cmd, sub}, args...)...)
+	wantCode(t, r, exitOK, cmd+" "+sub)
 	if !strings.HasSuffix(r.stdout, "\n") || strings.Count(r.stdout, "\n") != 1 {
-		t.Fatalf("jwt sign output is not one line: %q", r.stdout)
+		t.Fatalf("%s %s output is not one line: %q", cmd, sub, r.stdout)
 	}
 	return strings.TrimSuffix(r.stdout, "\n")
 }
@@ -163,11 +170,7 @@ func TestSignExp(t *testing.T) {
 func TestSignVerifyPEM(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	rsaKey := privateKey(t, signet.RS256)
-	privPEM := writeFile(t, dir, "rsa.pem", pkcs8(rsaKey))
-	r := runCLI(t, string(pkcs8(rsaKey)), "pub")
-	wantCode(t, r, exitOK, "pub")
-	pubPEM := writeFile(t, dir, "rsa.pub.pem", []byte(r.stdout))
+	_, privPEM, pubPEM := rsaPEMFiles(t, dir)
 	claims := claimsAt(testNow)
 
 	// The RSA key is bound to PS256 by --alg, whatever alg its JWK had.
@@ -175,22 +178,16 @@ func TestSignVerifyPEM(t *testing.T) {
 	if got := segment(t, token, 0); got != `{"alg":"PS256","kid":"rsa","typ":"JWT"}` {
 		t.Errorf("header %s", got)
 	}
-	r = runAt(t, testNow, token, "jwt", "verify", "--key", pubPEM, "--alg", "PS256", "--aud", "other", "--aud", "api")
+	r := runAt(t, testNow, token, "jwt", "verify", "--key", pubPEM, "--alg", "PS256", "--aud", "other", "--aud", "api")
 	wantCode(t, r, exitOK, "verify PS256 with PEM")
 	if r.stdout != claims+"\n" {
 		t.Errorf("verify printed %q", r.stdout)
 	}
 	r = runAt(t, testNow, token, "jwt", "verify", "--key", pubPEM, "--alg", "RS256")
-	wantCode(t, r, exitRejected, "verify PS256 token with an RS256 key")
-	if !strings.Contains(r.stderr, "algorithm does not match") {
-		t.Errorf("stderr %q", r.stderr)
-	}
+	wantStderr(t, r, exitRejected, "verify PS256 token with an RS256 key", "algorithm does not match")
 	for _, args := range [][]string{{"jwt", "sign", "--key", privPEM}, {"jwt", "verify", "--key", pubPEM}} {
 		r = runAt(t, testNow, claims, args...)
-		wantCode(t, r, exitRejected, "RSA PEM without --alg")
-		if !strings.Contains(r.stderr, "give --alg") {
-			t.Errorf("%q: stderr %q", args, r.stderr)
-		}
+		wantStderr(t, r, exitRejected, "RSA PEM without --alg", "give --alg")
 	}
 
 	// An EC key names its algorithm by its curve: no --alg needed, in
@@ -360,19 +357,13 @@ func TestVerifyRejects(t *testing.T) {
 	noneHeader := b64.EncodeToString([]byte(`{"alg":"none"}`)) + "." + parts[1] + "." + parts[2]
 	pastExp := testNow.Add(time.Hour + time.Minute) // a minute after exp
 
-	tests := []rejectCase{
-		{"expired", testNow.Add(2 * time.Hour), token, nil, "expired"},
-		{"expired beyond leeway", pastExp, token, []string{"--leeway", "30s"}, "expired"},
-		{"not yet valid", testNow, notYet, nil, "not yet valid"},
-		{"wrong audience", testNow, token, []string{"--aud", "admin"}, "audience"},
-		{"wrong issuer", testNow, token, []string{"--iss", "https://evil.example"}, "issuer"},
+	tests := append(policyRejectCases(token, notYet, noExp), []rejectCase{
 		{"tampered payload", testNow, tamperedPayload, nil, "signature invalid"},
 		{"tampered signature", testNow, tamperedSig, nil, "signature invalid"},
 		{"wrong key", testNow, token, []string{"--key", noKidPath}, "signature invalid"},
 		{"wrong key, other kid", testNow, token, []string{"--key", wrongPath}, "key not found"},
 		{"key of another algorithm", testNow, token, []string{"--key", otherPath}, "algorithm does not match"},
 		{"alg none", testNow, noneHeader, nil, "never accepted"},
-		{"no exp", testNow, noExp, nil, "required claim missing: exp"},
 		{"garbage", testNow, "not a token", nil, "malformed"},
 		{"empty stdin", testNow, " \n", nil, "no token"},
 		{"two segments", testNow, parts[0] + "." + parts[1], nil, "malformed"},
@@ -382,7 +373,7 @@ func TestVerifyRejects(t *testing.T) {
 		{"too large", testNow, strings.Repeat("a", maxInput+1), nil, "too large"},
 		{"missing key file", testNow, token, []string{"--key", filepath.Join(dir, "nope.jwk")}, "no such file"},
 		{"key file is a directory", testNow, token, []string{"--key", dir}, "key file"},
-	}
+	}...)
 	runRejectCases(t, []string{"jwt", "verify"}, parts[2], tests, defaultFlag{"--key", []string{"--key", verifyPath}})
 
 	// What the rejections above turn on, accepted.
@@ -409,6 +400,33 @@ func TestVerifyRejects(t *testing.T) {
 		}
 		wantCode(t, r, want, tt.name)
 	}
+}
+
+// policyRejectCases are tokens issued at testNow with claimsAt (token),
+// with nbf a minute later (notYet) and without exp (noExp) that the
+// readers' policy refuses, with --aud (or --any-aud, by default), --iss and
+// --leeway as given.
+func policyRejectCases(token, notYet, noExp string) []rejectCase {
+	pastExp := testNow.Add(time.Hour + time.Minute) // a minute after exp
+	return []rejectCase{
+		{"expired", testNow.Add(2 * time.Hour), token, nil, "expired"},
+		{"expired beyond leeway", pastExp, token, []string{"--leeway", "30s"}, "expired"},
+		{"not yet valid", testNow, notYet, nil, "not yet valid"},
+		{"wrong audience", testNow, token, []string{"--aud", "admin"}, "audience"},
+		{"wrong issuer", testNow, token, []string{"--iss", "https://evil.example"}, "issuer"},
+		{"no exp", testNow, noExp, nil, "required claim missing: exp"},
+	}
+}
+
+// rsaPEMFiles writes a new RSA key (RS256) to dir as PKCS #8 PEM and its
+// public half (from pub) as SPKI PEM.
+func rsaPEMFiles(t *testing.T, dir string) (rsaKey *signet.Key, privPEM, pubPEM string) {
+	t.Helper()
+	rsaKey = privateKey(t, signet.RS256)
+	privPEM = writeFile(t, dir, "rsa.pem", pkcs8(rsaKey))
+	r := runCLI(t, string(pkcs8(rsaKey)), "pub")
+	wantCode(t, r, exitOK, "pub")
+	return rsaKey, privPEM, writeFile(t, dir, "rsa.pub.pem", []byte(r.stdout))
 }
 
 // badClaimsCases are claims jwt sign and jwe encrypt refuse before
@@ -456,10 +474,7 @@ func TestInspect(t *testing.T) {
 	token := signToken(t, testNow, claims, "--key", signPath)
 
 	r := runCLI(t, token+"\n", "jwt", "inspect")
-	wantCode(t, r, exitOK, "inspect")
-	if !strings.Contains(r.stderr, "warning: not verified") {
-		t.Errorf("inspect: stderr %q lacks the warning", r.stderr)
-	}
+	wantStderr(t, r, exitOK, "inspect", "warning: not verified")
 	wantOut := `{
   "header": {
     "alg": "ES256",
@@ -553,8 +568,5 @@ func TestVerifyEd25519Header(t *testing.T) {
 		}
 	}
 	r := runAt(t, testNow, token, "jwt", "verify", "--aud", "api", "--key", esPath)
-	wantCode(t, r, exitRejected, "ES256 key")
-	if !strings.Contains(r.stderr, "algorithm does not match") {
-		t.Errorf("ES256 key: stderr %q", r.stderr)
-	}
+	wantStderr(t, r, exitRejected, "ES256 key", "algorithm does not match")
 }
