@@ -170,24 +170,13 @@ func newKey(sp *spec, kid string, material any) (*Key, error) {
 		return nil, fmt.Errorf("%w: %s cannot be a %s key", ErrAlgorithmMismatch, typeName(material), sp.name)
 	}
 	switch m := material.(type) {
-	case *rsa.PrivateKey:
+	case *rsa.PrivateKey, *rsa.PublicKey:
 		if sp.family != famRSA && sp.family != famPSS {
 			return mismatch()
 		}
-		c, err := checkedRSAPrivate(m)
-		if err != nil {
+		if err := k.setRSA(m); err != nil {
 			return nil, err
 		}
-		k.rsaPri, k.rsaPub = c, &c.PublicKey
-	case *rsa.PublicKey:
-		if sp.family != famRSA && sp.family != famPSS {
-			return mismatch()
-		}
-		c, err := checkedRSAPublic(m)
-		if err != nil {
-			return nil, err
-		}
-		k.rsaPub = c
 	case *ecdsa.PrivateKey:
 		if sp.family != famECDSA {
 			return mismatch()
@@ -411,6 +400,28 @@ func allocSecretKey(sp *spec, kid string, secret []byte) *Key {
 	b.d.secret = b.inline[:len(secret):len(secret)]
 	copy(b.d.secret, secret)
 	return &b.k
+}
+
+// setRSA sets k's RSA material to a checked copy (checkedRSAPrivate,
+// checkedRSAPublic) of a caller's *rsa.PrivateKey or *rsa.PublicKey.
+func (k *Key) setRSA(material any) error {
+	switch m := material.(type) {
+	case *rsa.PrivateKey:
+		c, err := checkedRSAPrivate(m)
+		if err != nil {
+			return err
+		}
+		k.rsaPri, k.rsaPub = c, &c.PublicKey
+	case *rsa.PublicKey:
+		c, err := checkedRSAPublic(m)
+		if err != nil {
+			return err
+		}
+		k.rsaPub = c
+	default:
+		return fmt.Errorf("%w: %s is not an RSA key", ErrAlgorithmMismatch, typeName(material))
+	}
+	return nil
 }
 
 // checkedRSAPrivate returns a checked, precomputed copy of a caller's RSA

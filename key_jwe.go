@@ -159,24 +159,13 @@ func newEncryptionKey(sp *spec, kid string, material any) (*Key, error) {
 	}
 	k := allocKey(sp, kid)
 	switch m := material.(type) {
-	case *rsa.PrivateKey:
+	case *rsa.PrivateKey, *rsa.PublicKey:
 		if sp.family != famRSAOAEP {
 			return mismatch()
 		}
-		c, err := checkedRSAPrivate(m)
-		if err != nil {
+		if err := k.setRSA(m); err != nil {
 			return nil, err
 		}
-		k.rsaPri, k.rsaPub = c, &c.PublicKey
-	case *rsa.PublicKey:
-		if sp.family != famRSAOAEP {
-			return mismatch()
-		}
-		c, err := checkedRSAPublic(m)
-		if err != nil {
-			return nil, err
-		}
-		k.rsaPub = c
 	case *ecdsa.PrivateKey, *ecdsa.PublicKey, *ecdh.PrivateKey, *ecdh.PublicKey:
 		if sp.family != famECDH {
 			return mismatch()

@@ -132,7 +132,7 @@ func TestJose(t *testing.T) {
 		c.vGood, c.vTampered, c.vSet = len(req.Verify), len(req.Verify)+1, -1
 		req.Verify = append(req.Verify,
 			verifyCase{Alg: alg, JWK: verifyJWK(t, c.key), Token: c.signetToken, ExpectClaims: expect},
-			verifyCase{Alg: alg, JWK: verifyJWK(t, c.key), Token: flipSignatureByte(t, c.signetToken), ExpectClaims: expect},
+			verifyCase{Alg: alg, JWK: verifyJWK(t, c.key), Token: flipLastSegmentBit(t, c.signetToken), ExpectClaims: expect},
 		)
 		if !alg.Symmetric() {
 			c.vSet = len(req.Verify)
@@ -182,13 +182,7 @@ func TestJose(t *testing.T) {
 				})
 			}
 			t.Run("signet_tampered_rejected_by_jose", func(t *testing.T) {
-				r := resp.Verified[c.vTampered]
-				if r.OK {
-					t.Fatalf("jose accepted a %s token whose signature has a flipped byte; payload %s", c.alg, r.Payload)
-				}
-				if !strings.Contains(r.Error, "ERR_JWS_SIGNATURE_VERIFICATION_FAILED") {
-					t.Errorf("jose rejected the tampered %s token, but not for its signature: %s", c.alg, r.Error)
-				}
+				checkJoseRejected(t, string(c.alg)+" token whose signature has a flipped byte", "ERR_JWS_SIGNATURE_VERIFICATION_FAILED", resp.Verified[c.vTampered])
 			})
 			t.Run("jose_to_signet", func(t *testing.T) {
 				checkSignetVerifies(t, c, resp.Signed[c.sign], set)
@@ -316,12 +310,31 @@ func policyFor(c interopClaims) jwt.Policy {
 // checkJoseVerified: jose accepted signet's token and read the claims signet wrote.
 func checkJoseVerified(t *testing.T, c *algCase, r verifyResult) {
 	t.Helper()
+	checkJoseRead(t, string(c.alg), c.signetToken, c.signetSent, r)
+}
+
+// checkJoseRead: jose accepted signet's token (verified or decrypted it;
+// name says which kind) and read the claims signet wrote (sent).
+func checkJoseRead(t *testing.T, name, token string, sent interopClaims, r verifyResult) {
+	t.Helper()
 	if !r.OK {
-		t.Fatalf("jose rejected signet's %s token: %s\ntoken: %s", c.alg, r.Error, c.signetToken)
+		t.Fatalf("jose rejected signet's %s token: %s\ntoken: %s", name, r.Error, token)
 	}
 	got := decodeJSONValue(t, r.Payload)
-	if want := asJSONValue(t, c.signetSent); !reflect.DeepEqual(got, want) {
-		t.Fatalf("jose read other claims from signet's %s token:\n got %s\nwant %s", c.alg, r.Payload, mustMarshal(t, c.signetSent))
+	if want := asJSONValue(t, sent); !reflect.DeepEqual(got, want) {
+		t.Fatalf("jose read other claims from signet's %s token:\n got %s\nwant %s", name, r.Payload, mustMarshal(t, sent))
+	}
+}
+
+// checkJoseRejected: jose refused a token signet made and then tampered
+// with (what describes it), with code in its error.
+func checkJoseRejected(t *testing.T, what, code string, r verifyResult) {
+	t.Helper()
+	if r.OK {
+		t.Fatalf("jose accepted a %s; payload %s", what, r.Payload)
+	}
+	if !strings.Contains(r.Error, code) {
+		t.Errorf("jose rejected the %s, but not with %s: %s", what, code, r.Error)
 	}
 }
 
@@ -431,17 +444,18 @@ func redactJWK(t *testing.T, k *signet.Key) string {
 	return string(marshalJWK(t, k, false))
 }
 
-// flipSignatureByte returns token with one byte of its decoded signature
-// changed, re-encoded as strict base64url.
-func flipSignatureByte(t *testing.T, token string) string {
+// flipLastSegmentBit returns a compact token with one bit of its decoded
+// last segment (a JWS's signature, a JWE's tag) changed, re-encoded as
+// strict base64url.
+func flipLastSegmentBit(t *testing.T, token string) string {
 	t.Helper()
 	i := strings.LastIndexByte(token, '.')
-	sig, err := base64.RawURLEncoding.DecodeString(token[i+1:])
-	if err != nil || len(sig) == 0 {
-		t.Fatalf("decode signature of %s: %v", token, err)
+	b, err := base64.RawURLEncoding.DecodeString(token[i+1:])
+	if err != nil || len(b) == 0 {
+		t.Fatalf("decode the last segment of %s: %v", token, err)
 	}
-	sig[len(sig)/2] ^= 0x01
-	return token[:i+1] + base64.RawURLEncoding.EncodeToString(sig)
+	b[len(b)/2] ^= 0x01
+	return token[:i+1] + base64.RawURLEncoding.EncodeToString(b)
 }
 
 func mustMarshal(t *testing.T, v any) []byte {

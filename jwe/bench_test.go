@@ -166,34 +166,23 @@ func BenchmarkJWE(b *testing.B) {
 	p := benchPolicy()
 	cs := benchCases(b)
 	dir, ec := cs[0], cs[1]
-	b.Run(dir.name+"/Encrypt/floor", func(b *testing.B) {
-		f := newDirFloor(b, dir.key, dir.tok)
-		b.ReportAllocs()
-		for b.Loop() {
-			f.seal()
-		}
-	})
-	b.Run(dir.name+"/Decrypt/floor", func(b *testing.B) {
-		f := newDirFloor(b, dir.key, dir.tok)
-		b.ReportAllocs()
-		for b.Loop() {
-			f.open()
-		}
-	})
-	b.Run(ec.name+"/Encrypt/floor", func(b *testing.B) {
-		f := newECDHFloor(b, ec.tok)
-		b.ReportAllocs()
-		for b.Loop() {
-			f.encrypt()
-		}
-	})
-	b.Run(ec.name+"/Decrypt/floor", func(b *testing.B) {
-		f := newECDHFloor(b, ec.tok)
-		b.ReportAllocs()
-		for b.Loop() {
-			f.decrypt()
-		}
-	})
+	for _, fl := range []struct {
+		name string
+		op   func(b *testing.B) func() // sets the floor up, returns its operation
+	}{
+		{dir.name + "/Encrypt/floor", func(b *testing.B) func() { return newDirFloor(b, dir.key, dir.tok).seal }},
+		{dir.name + "/Decrypt/floor", func(b *testing.B) func() { return newDirFloor(b, dir.key, dir.tok).open }},
+		{ec.name + "/Encrypt/floor", func(b *testing.B) func() { return newECDHFloor(b, ec.tok).encrypt }},
+		{ec.name + "/Decrypt/floor", func(b *testing.B) func() { return newECDHFloor(b, ec.tok).decrypt }},
+	} {
+		b.Run(fl.name, func(b *testing.B) {
+			op := fl.op(b)
+			b.ReportAllocs()
+			for b.Loop() {
+				op()
+			}
+		})
+	}
 	for _, c := range cs {
 		b.Run(c.name+"/Encrypt/signet", func(b *testing.B) {
 			b.ReportAllocs()

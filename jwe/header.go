@@ -3,12 +3,12 @@ package jwe
 import (
 	"crypto/ecdh"
 	"fmt"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/signet-go/signet"
 	"github.com/signet-go/signet/internal/b64"
 	"github.com/signet-go/signet/internal/clip"
+	"github.com/signet-go/signet/internal/joseheader"
 	"github.com/signet-go/signet/internal/jsonx"
 )
 
@@ -80,7 +80,7 @@ func parseHeader(s string) (header, error) {
 		case "zip":
 			err = fmt.Errorf("%w: header zip: compressed plaintext is refused (decompression bombs; compression before encryption leaks the plaintext's content through its length)", signet.ErrUnsupported)
 		case "crit":
-			err = critError(v)
+			err = joseheader.CritError(v)
 		}
 	}
 	if err == nil && m.Err() != nil {
@@ -127,27 +127,6 @@ func p2cValue(v string) (int64, error) {
 		return 0, fmt.Errorf("%w: p2c %d below MinPBES2Count (%d)", signet.ErrWeakKey, n, MinPBES2Count)
 	}
 	return n, nil
-}
-
-// critError explains why a crit header is refused: RFC 7516 §4.1.13
-// (RFC 7515 §4.1.11) makes an empty or non-string list malformed, and
-// signet understands no extension.
-func critError(v string) error {
-	var names []string
-	if v[0] == '[' {
-		e := jsonx.NewElements(v)
-		for e.Next(v) {
-			name := ""
-			if u, ok := e.String(v); ok {
-				name = clip.String(u)
-			}
-			names = append(names, name)
-		}
-	}
-	if len(names) == 0 {
-		return fmt.Errorf("%w: crit must be a non-empty array of names", signet.ErrMalformed)
-	}
-	return fmt.Errorf("%w: critical header extension %q", signet.ErrUnsupported, names)
 }
 
 // appendHeaderStart writes {"alg":…,"enc":…[,"kid":…][,"cty":…] without
@@ -300,15 +279,6 @@ func decodeB64(s, what string, max int) ([]byte, error) {
 	return out, nil
 }
 
-// sameType compares typ and cty values as RFC 7515 §4.1.9 says:
-// case-insensitively, "application/" optional.
-func sameType(a, b string) bool {
-	const prefix = "application/"
-	if len(a) > len(prefix) && strings.EqualFold(a[:len(prefix)], prefix) {
-		a = a[len(prefix):]
-	}
-	if len(b) > len(prefix) && strings.EqualFold(b[:len(prefix)], prefix) {
-		b = b[len(prefix):]
-	}
-	return strings.EqualFold(a, b)
-}
+// sameType compares typ and cty values as a JWS's do
+// (joseheader.SameType).
+func sameType(a, b string) bool { return joseheader.SameType(a, b) }

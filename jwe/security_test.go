@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/signet-go/signet"
+	"github.com/signet-go/signet/internal/tokentest"
 	"github.com/signet-go/signet/jwe"
 	"github.com/signet-go/signet/jwt"
 )
@@ -230,7 +231,7 @@ func TestBitFlips(t *testing.T) {
 			}
 			seg := strings.Split(tok, ".")
 			for i := 1; i < 5; i++ {
-				n := 8 * len(unb64(t, seg[i]))
+				n := 8 * len(tokentest.Unb64(t, seg[i]))
 				step := 1
 				if n > 512 {
 					step = n / 97 // RSA encrypted keys: a sample of bits
@@ -245,7 +246,7 @@ func TestBitFlips(t *testing.T) {
 			}
 			// Header bits: any flip is refused (malformed JSON, another
 			// alg or enc, or a failed tag: the header is the AAD).
-			h := unb64(t, seg[0])
+			h := tokentest.Unb64(t, seg[0])
 			for bit := 0; bit < 8*len(h); bit++ {
 				bad := withSegment(tok, 0, func(s string) string { return flipBit(s, bit) })
 				if _, _, err := jwe.DecryptBytes(k, bad, jwe.Policy{}); err == nil {
@@ -348,15 +349,6 @@ func TestURLHeadersIgnored(t *testing.T) {
 	if pt, _, err := jwe.DecryptBytes(k, tok, jwe.Policy{}); err != nil || string(pt) != "hi" {
 		t.Fatalf("%q %v", pt, err)
 	}
-}
-
-func unb64(t testing.TB, s string) []byte {
-	t.Helper()
-	b, err := base64.RawURLEncoding.DecodeString(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
 }
 
 // TestPBES2KeySetByKid: a set of several passwords opens a PBES2 token

@@ -17,6 +17,7 @@ import (
 	"testing"
 
 	"github.com/signet-go/signet"
+	"github.com/signet-go/signet/internal/tokentest"
 )
 
 // vector is one JWE file of testdata/jwe (see its README for the sources).
@@ -45,13 +46,20 @@ func readVector(t *testing.T, name string) vector {
 	return v
 }
 
-func unb64(t testing.TB, s string) []byte {
+// stateAndHeader makes the key (alg, enc, kid, material) that decrypts a
+// published example and parses the example's header: the key, its state
+// and the header it reads.
+func stateAndHeader(t *testing.T, alg signet.Algorithm, enc signet.Encryption, kid string, material any, hdr json.RawMessage) (*signet.Key, *keyState, header) {
 	t.Helper()
-	b, err := base64.RawURLEncoding.DecodeString(s)
+	k, err := signet.NewEncryptionKeyWithID(alg, enc, kid, material)
 	if err != nil {
-		t.Fatalf("%q: %v", s, err)
+		t.Fatal(err)
 	}
-	return b
+	h, err := parseHeader(string(hdr))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k, stateOf(k), h
 }
 
 func unhex(t testing.TB, s string) []byte {
@@ -63,7 +71,7 @@ func unhex(t testing.TB, s string) []byte {
 	return b
 }
 
-func bigOf(t testing.TB, s string) *big.Int { return new(big.Int).SetBytes(unb64(t, s)) }
+func bigOf(t testing.TB, s string) *big.Int { return new(big.Int).SetBytes(tokentest.Unb64(t, s)) }
 
 // jwkMaterial turns the JWKs of the vectors into key material (package
 // jwk does not read JWE keys).
@@ -71,19 +79,19 @@ func jwkMaterial(t testing.TB, k map[string]string) any {
 	t.Helper()
 	switch k["kty"] {
 	case "oct":
-		return unb64(t, k["k"])
+		return tokentest.Unb64(t, k["k"])
 	case "RSA":
 		pk := &rsa.PrivateKey{PublicKey: rsa.PublicKey{N: bigOf(t, k["n"]), E: int(bigOf(t, k["e"]).Int64())},
 			D: bigOf(t, k["d"]), Primes: []*big.Int{bigOf(t, k["p"]), bigOf(t, k["q"])}}
 		return pk
 	case "EC":
 		c := map[string]elliptic.Curve{"P-256": elliptic.P256(), "P-384": elliptic.P384()}[k["crv"]]
-		pk, err := ecdsa.ParseRawPrivateKey(c, unb64(t, k["d"]))
+		pk, err := ecdsa.ParseRawPrivateKey(c, tokentest.Unb64(t, k["d"]))
 		if err != nil {
 			t.Fatal(err)
 		}
 		pub, err := pk.PublicKey.Bytes()
-		if err != nil || !bytes.Equal(pub, append(append([]byte{4}, unb64(t, k["x"])...), unb64(t, k["y"])...)) {
+		if err != nil || !bytes.Equal(pub, append(append([]byte{4}, tokentest.Unb64(t, k["x"])...), tokentest.Unb64(t, k["y"])...)) {
 			t.Fatal("d does not give (x, y)")
 		}
 		return pk
@@ -171,7 +179,7 @@ func TestRFC7516A3Exact(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tok, err := st.encrypt("", []byte(v.Plaintext), "", &Options{}, &fixedReader{[][]byte{unb64(t, v.CEK), unb64(t, v.IV)}})
+	tok, err := st.encrypt("", []byte(v.Plaintext), "", &Options{}, &fixedReader{[][]byte{tokentest.Unb64(t, v.CEK), tokentest.Unb64(t, v.IV)}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,9 +199,9 @@ func TestRFC7520Exact(t *testing.T) {
 		extra func(h header) [][]byte // what encryption draws after the CEK
 		count int
 	}{
-		{"rfc7520-5.3-pbes2-hs512-a256kw.json", func(h header) [][]byte { return [][]byte{unb64(t, h.p2s)} }, 8192},
+		{"rfc7520-5.3-pbes2-hs512-a256kw.json", func(h header) [][]byte { return [][]byte{tokentest.Unb64(t, h.p2s)} }, 8192},
 		{"rfc7520-5.6-dir.json", nil, 0},
-		{"rfc7520-5.7-a256gcmkw.json", func(h header) [][]byte { return [][]byte{unb64(t, h.iv)} }, 0},
+		{"rfc7520-5.7-a256gcmkw.json", func(h header) [][]byte { return [][]byte{tokentest.Unb64(t, h.iv)} }, 0},
 		{"rfc7520-5.8-a128kw.json", func(h header) [][]byte { return nil }, 0},
 	} {
 		t.Run(c.file, func(t *testing.T) {
@@ -204,13 +212,13 @@ func TestRFC7520Exact(t *testing.T) {
 				t.Fatal(err)
 			}
 			seg := strings.Split(v.Token, ".")
-			h, err := parseHeader(string(unb64(t, seg[0])))
+			h, err := parseHeader(string(tokentest.Unb64(t, seg[0])))
 			if err != nil {
 				t.Fatal(err)
 			}
 			ck := st.dir
 			if c.extra != nil {
-				r := &fixedReader{append([][]byte{unb64(t, v.CEK)}, c.extra(h)...)}
+				r := &fixedReader{append([][]byte{tokentest.Unb64(t, v.CEK)}, c.extra(h)...)}
 				var extra, ek []byte
 				ck, ek, extra, err = st.wrapNew(nil, &Options{PBES2Count: c.count}, r)
 				if err != nil {
@@ -223,7 +231,7 @@ func TestRFC7520Exact(t *testing.T) {
 					t.Fatalf("key-wrap members %s, want tag %s", extra, h.tag)
 				}
 			}
-			iv := unb64(t, v.IV)
+			iv := tokentest.Unb64(t, v.IV)
 			ctLen := st.ce.ctSize(len(v.Plaintext))
 			raw := make([]byte, len(iv)+ctLen+st.ce.tagSize)
 			copy(raw, iv)
@@ -312,25 +320,17 @@ func TestRFC7518AppendixC(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := concatKDF(nil, z, "A128GCM", []byte("Alice"), []byte("Bob"), 16); !bytes.Equal(got, unb64(t, c.DerivedKey)) {
+	if got := concatKDF(nil, z, "A128GCM", []byte("Alice"), []byte("Bob"), 16); !bytes.Equal(got, tokentest.Unb64(t, c.DerivedKey)) {
 		t.Fatalf("derived %x", got)
 	}
 	// The same through the header: parseEPK, ECDH with Bob's key, apu/apv.
-	k, err := signet.NewEncryptionKey(signet.ECDHES, signet.A128GCM, bob)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st := stateOf(k)
-	h, err := parseHeader(string(c.Header))
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, st, h := stateAndHeader(t, signet.ECDHES, signet.A128GCM, "", bob, c.Header)
 	ck, err := st.unwrap(&h, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// The content key is the derived key: it opens what the derived key seals.
-	want, _ := newContentKey(st.ce, unb64(t, c.DerivedKey))
+	want, _ := newContentKey(st.ce, tokentest.Unb64(t, c.DerivedKey))
 	raw := make([]byte, 12+5+16)
 	copy(raw[12:], "hello")
 	ct, tag := want.seal(raw[12:], raw[:12], 5, nil)
@@ -363,25 +363,17 @@ func TestRFC8037A6(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Equal(bob.PublicKey().Bytes(), unb64(t, c.BobPublic)) {
+	if !bytes.Equal(bob.PublicKey().Bytes(), tokentest.Unb64(t, c.BobPublic)) {
 		t.Fatal("Bob's private key does not give the A.6 public key")
 	}
 	eph, err := ecdh.X25519().NewPrivateKey(unhex(t, c.EphPrivate))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Equal(eph.PublicKey().Bytes(), unb64(t, c.EphPublic)) {
+	if !bytes.Equal(eph.PublicKey().Bytes(), tokentest.Unb64(t, c.EphPublic)) {
 		t.Fatal("ephemeral key does not give the A.6 epk")
 	}
-	k, err := signet.NewEncryptionKeyWithID(signet.ECDHESA128KW, signet.A128GCM, "Bob", bob)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st := stateOf(k)
-	h, err := parseHeader(string(c.Header))
-	if err != nil {
-		t.Fatal(err)
-	}
+	k, st, h := stateAndHeader(t, signet.ECDHESA128KW, signet.A128GCM, "Bob", bob, c.Header)
 	epk, err := parseEPK(h.epk, st)
 	if err != nil {
 		t.Fatal(err)

@@ -45,11 +45,7 @@ func ParseEncryptionKeyFor(data []byte, alg signet.Algorithm, enc signet.Encrypt
 	if err := checkEncryptionUsage(m); err != nil {
 		return nil, err
 	}
-	kid, _, err := m.str("kid")
-	if err != nil {
-		return nil, err
-	}
-	named, hasAlg, err := m.str("alg")
+	kid, named, hasAlg, err := m.kidAndAlg()
 	if err != nil {
 		return nil, err
 	}
@@ -58,13 +54,8 @@ func ParseEncryptionKeyFor(data []byte, alg signet.Algorithm, enc signet.Encrypt
 	if hasAlg && named == string(enc) && (alg == "" || alg == signet.Dir) {
 		named, alg = string(signet.Dir), signet.Dir
 	}
-	switch {
-	case alg == "" && !hasAlg:
-		return nil, fmt.Errorf("%w: JWK has no \"alg\"; the algorithm must be given (ParseEncryptionKeyFor)", signet.ErrUnsupported)
-	case alg == "":
-		alg = signet.Algorithm(named)
-	case hasAlg && named != string(alg):
-		return nil, fmt.Errorf("%w: JWK \"alg\" is %q, expected %s", signet.ErrAlgorithmMismatch, clip.String(named), alg)
+	if alg, err = algFor(alg, named, hasAlg, "ParseEncryptionKeyFor"); err != nil {
+		return nil, err
 	}
 	if !alg.IsJWE() {
 		if _, err := signet.ParseAlgorithm(string(alg)); err == nil {

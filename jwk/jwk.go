@@ -117,6 +117,31 @@ func (m members) str(name string) (string, bool, error) {
 }
 
 // need returns the string member name, which must be present.
+// kidAndAlg returns the JWK's "kid" ("" when absent) and "alg" (named,
+// when hasAlg).
+func (m members) kidAndAlg() (kid, named string, hasAlg bool, err error) {
+	if kid, _, err = m.str("kid"); err != nil {
+		return "", "", false, err
+	}
+	named, hasAlg, err = m.str("alg")
+	return kid, named, hasAlg, err
+}
+
+// algFor is the algorithm a JWK is read for: alg when given (the JWK's
+// "alg", named when hasAlg, must then be the same), else the JWK's own;
+// neither is an error that points to fn, the function that takes alg.
+func algFor(alg signet.Algorithm, named string, hasAlg bool, fn string) (signet.Algorithm, error) {
+	switch {
+	case alg == "" && !hasAlg:
+		return "", fmt.Errorf("%w: JWK has no \"alg\"; the algorithm must be given (%s)", signet.ErrUnsupported, fn)
+	case alg == "":
+		return signet.Algorithm(named), nil
+	case hasAlg && named != string(alg):
+		return "", fmt.Errorf("%w: JWK \"alg\" is %q, expected %s", signet.ErrAlgorithmMismatch, clip.String(named), alg)
+	}
+	return alg, nil
+}
+
 func (m members) need(name string) (string, error) {
 	s, ok, err := m.str(name)
 	if err == nil && !ok {
@@ -223,22 +248,12 @@ func parseMembers(m members, alg signet.Algorithm, public bool) (*signet.Key, er
 	if err := checkUsage(m); err != nil {
 		return nil, err
 	}
-	kid, _, err := m.str("kid")
+	kid, named, hasAlg, err := m.kidAndAlg()
 	if err != nil {
 		return nil, err
 	}
-	named, hasAlg, err := m.str("alg")
-	if err != nil {
+	if alg, err = algFor(alg, jwsName(named), hasAlg, "ParseKeyFor"); err != nil {
 		return nil, err
-	}
-	named = jwsName(named)
-	switch {
-	case alg == "" && !hasAlg:
-		return nil, fmt.Errorf("%w: JWK has no \"alg\"; the algorithm must be given (ParseKeyFor)", signet.ErrUnsupported)
-	case alg == "":
-		alg = signet.Algorithm(named)
-	case hasAlg && named != string(alg):
-		return nil, fmt.Errorf("%w: JWK \"alg\" is %q, expected %s", signet.ErrAlgorithmMismatch, clip.String(named), alg)
 	}
 	if _, err := signet.ParseAlgorithm(string(alg)); err != nil {
 		return nil, err

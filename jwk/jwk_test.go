@@ -17,6 +17,7 @@ import (
 	"testing"
 
 	"github.com/signet-go/signet"
+	"github.com/signet-go/signet/internal/tokentest"
 	"github.com/signet-go/signet/jwk"
 )
 
@@ -80,15 +81,6 @@ func (o object) json(t testing.TB) []byte {
 }
 
 func b64(b []byte) string { return base64.RawURLEncoding.EncodeToString(b) }
-
-func unb64(t testing.TB, s string) []byte {
-	t.Helper()
-	b, err := base64.RawURLEncoding.DecodeString(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
 
 // testKeys holds one generated private key per algorithm, key ID "k-ALG".
 // The RSA algorithms share one modulus: generation is slow under -race.
@@ -245,7 +237,7 @@ func TestRFCVectors(t *testing.T) {
 				t.Fatal("private JWK parsed as public")
 			}
 			dot := strings.LastIndexByte(v.Token, '.')
-			input, sig := []byte(v.Token[:dot]), unb64(t, v.Token[dot+1:])
+			input, sig := []byte(v.Token[:dot]), tokentest.Unb64(t, v.Token[dot+1:])
 			if err := k.Verify(input, sig); err != nil {
 				t.Fatalf("published signature: %v", err)
 			}
@@ -286,7 +278,7 @@ func TestRFCVectors(t *testing.T) {
 // modulus with a zero octet; that one octet is tolerated, others are not.
 func TestRSALeadingZero(t *testing.T) {
 	o := vectorObject(t, "rfc7520-4.1-rs256.json")
-	n := unb64(t, o["n"].(string))
+	n := tokentest.Unb64(t, o["n"].(string))
 	if n[0]&0x80 == 0 {
 		t.Fatal("vector modulus top bit not set")
 	}
@@ -322,13 +314,13 @@ func TestParseKeyRejects(t *testing.T) {
 	rsa1024 := object{"kty": "RSA", "alg": "RS256", "n": b64(weak.N.Bytes()), "e": "AQAB"}
 
 	// (x, y+1) is not on P-256.
-	y := new(big.Int).SetBytes(unb64(t, ec["y"].(string)))
+	y := new(big.Int).SetBytes(tokentest.Unb64(t, ec["y"].(string)))
 	offCurve := ecPub.with("y", b64(y.Add(y, big.NewInt(1)).FillBytes(make([]byte, 32))))
 	// d = 1 is a valid scalar whose public point is G, not (x, y).
 	otherD := ec.with("d", b64(big.NewInt(1).FillBytes(make([]byte, 32))))
 	// The curve order itself is out of range for d.
 	orderD := ec.with("d", "_____wAAAAD__________7zm-q2nF56E87nKwvxjJVE")
-	dp := unb64(t, rsaKey["dp"].(string))
+	dp := tokentest.Unb64(t, rsaKey["dp"].(string))
 	dp[len(dp)-1] ^= 2
 
 	tests := []struct {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/signet-go/signet"
 	"github.com/signet-go/signet/internal/clip"
+	"github.com/signet-go/signet/internal/joseheader"
 	"github.com/signet-go/signet/internal/jsonx"
 )
 
@@ -45,7 +46,7 @@ func parseHeader(s string) (Header, error) {
 		case "cty":
 			h.ContentType, err = headerString("cty", v)
 		case "crit":
-			err = critError(v)
+			err = joseheader.CritError(v)
 		case "b64":
 			err = fmt.Errorf("%w: header b64 (RFC 7797)", signet.ErrUnsupported)
 		case "zip":
@@ -64,7 +65,7 @@ func parseHeader(s string) (Header, error) {
 		return Header{}, fmt.Errorf("%w: header has no alg", signet.ErrMalformed)
 	case isNone(string(h.Algorithm)):
 		return Header{}, fmt.Errorf("%w: alg %q is never accepted", signet.ErrAlgorithmMismatch, clip.String(string(h.Algorithm)))
-	case sameType(h.ContentType, "JWT"):
+	case joseheader.SameType(h.ContentType, "JWT"):
 		return Header{}, fmt.Errorf("%w: nested JWT (cty JWT)", signet.ErrUnsupported)
 	}
 	return h, nil
@@ -119,28 +120,6 @@ func headerString(name, v string) (string, error) {
 		return "", fmt.Errorf("%w: header %s: %v", signet.ErrMalformed, name, err)
 	}
 	return s, nil
-}
-
-// critError explains why a crit header is refused: RFC 7515 §4.1.11 makes
-// an empty or non-string list malformed, and any listed extension unknown.
-func critError(v string) error {
-	var names []string
-	if v[0] == '[' {
-		e := jsonx.NewElements(v)
-		for e.Next(v) {
-			name := ""
-			if ev := e.Value(v); ev[0] == '"' {
-				if u, err := jsonx.Unquote(ev); err == nil {
-					name = clip.String(u)
-				}
-			}
-			names = append(names, name)
-		}
-	}
-	if len(names) == 0 {
-		return fmt.Errorf("%w: crit must be a non-empty array of names", signet.ErrMalformed)
-	}
-	return fmt.Errorf("%w: critical header extension %q", signet.ErrUnsupported, names)
 }
 
 // headerAlg names the algorithm a header's alg asks for. "Ed25519", the

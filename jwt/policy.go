@@ -2,12 +2,12 @@ package jwt
 
 import (
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/signet-go/signet"
 	"github.com/signet-go/signet/internal/claimcheck"
 	"github.com/signet-go/signet/internal/clip"
+	"github.com/signet-go/signet/internal/joseheader"
 )
 
 // DefaultMaxSize is the largest token accepted when Policy.MaxSize is zero.
@@ -77,24 +77,13 @@ func (p *Policy) check() (maxSize int, err error) {
 func (p *Policy) checkType(typ string) error {
 	want := p.Type
 	if want == "" {
-		if typ == "" || typ == "JWT" || sameType(typ, "JWT") {
+		if typ == "" || typ == "JWT" || joseheader.SameType(typ, "JWT") {
 			return nil
 		}
-	} else if sameType(typ, want) {
+	} else if joseheader.SameType(typ, want) {
 		return nil
 	}
 	return fmt.Errorf("%w: typ %q", signet.ErrType, clip.String(typ))
-}
-
-func sameType(a, b string) bool {
-	const prefix = "application/"
-	if len(a) > len(prefix) && strings.EqualFold(a[:len(prefix)], prefix) {
-		a = a[len(prefix):]
-	}
-	if len(b) > len(prefix) && strings.EqualFold(b[:len(prefix)], prefix) {
-		b = b[len(prefix):]
-	}
-	return strings.EqualFold(a, b)
 }
 
 // rules are the claim rules of p.

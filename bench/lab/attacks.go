@@ -223,20 +223,31 @@ const signetName = "signet"
 
 // attackSignet is signet's verdict on c: attacks.Case.Verify, the
 // corpus's own check under signet's default policies.
+// attackPeer binds the library name, which implements rows, to spec for
+// case c of row; done says v is the verdict already: signet's (it judges
+// c itself, attackSignet), or not applicable (no row, or New failed).
+func attackPeer[X any](name string, rows []string, row string, newX func(KeySpec) (X, error), spec KeySpec, c attacks.Case) (x X, v Verdict, done bool) {
+	switch {
+	case name == signetName:
+		return x, attackSignet(c), true
+	case !slices.Contains(rows, row):
+		return x, notApplicable(name, "no "+row), true
+	}
+	x, err := newX(spec)
+	if err != nil {
+		return x, notApplicable(name, "New: "+err.Error()), true
+	}
+	return x, Verdict{}, false
+}
+
 func attackSignet(c attacks.Case) Verdict {
 	return judge(signetName, "attacks.Case.Verify", c.Verify)
 }
 
 func attackJWT(lib JWTLib, spec KeySpec, c attacks.Case) Verdict {
-	if lib.Name() == signetName {
-		return attackSignet(c)
-	}
-	if !slices.Contains(lib.Algs(), c.Alg) {
-		return notApplicable(lib.Name(), "no "+c.Alg)
-	}
-	j, err := lib.New(spec)
-	if err != nil {
-		return notApplicable(lib.Name(), "New: "+err.Error())
+	j, v, done := attackPeer(lib.Name(), lib.Algs(), c.Alg, lib.New, spec, c)
+	if done {
+		return v
 	}
 	if vf, ok := j.(JWTVerifierFor); ok {
 		return judge(lib.Name(), "VerifyFor", func() error { return vf.VerifyFor(c.Token, new(Payload), c.Time(), c.Audience) })
@@ -245,15 +256,9 @@ func attackJWT(lib JWTLib, spec KeySpec, c attacks.Case) Verdict {
 }
 
 func attackPASETO(lib PASETOLib, spec KeySpec, c attacks.Case) Verdict {
-	if lib.Name() == signetName {
-		return attackSignet(c)
-	}
-	if !slices.Contains(lib.Purposes(), c.Alg) {
-		return notApplicable(lib.Name(), "no "+c.Alg)
-	}
-	pt, err := lib.New(spec)
-	if err != nil {
-		return notApplicable(lib.Name(), "New: "+err.Error())
+	pt, v, done := attackPeer(lib.Name(), lib.Purposes(), c.Alg, lib.New, spec, c)
+	if done {
+		return v
 	}
 	var implicit []byte
 	if c.Implicit != "" {
@@ -274,15 +279,9 @@ func audienceText(audience string) string {
 }
 
 func attackHTTPSig(lib HTTPSigLib, spec KeySpec, c attacks.Case) Verdict {
-	if lib.Name() == signetName {
-		return attackSignet(c)
-	}
-	if !slices.Contains(lib.Algs(), c.Alg) {
-		return notApplicable(lib.Name(), "no "+c.Alg)
-	}
-	h, err := lib.New(spec)
-	if err != nil {
-		return notApplicable(lib.Name(), "New: "+err.Error())
+	h, v, done := attackPeer(lib.Name(), lib.Algs(), c.Alg, lib.New, spec, c)
+	if done {
+		return v
 	}
 	at, ok := h.(HTTPSigVerifierAt)
 	if !ok {

@@ -1,7 +1,6 @@
 package lab
 
 import (
-	"errors"
 	"time"
 
 	jose "github.com/go-jose/go-jose/v4"
@@ -21,11 +20,17 @@ func (g *goJoseOps) VerifyAt(token string, p *Payload, now time.Time) error {
 // VerifyFor is VerifyAt with the audience checked by the library
 // (JWTVerifierFor): jwt.Expected's AnyAudience, none when audience is "".
 func (g *goJoseOps) VerifyFor(token string, p *Payload, now time.Time, audience string) error {
+	return g.verifyExpected(token, p, goJoseExpected(now, audience))
+}
+
+// goJoseExpected is jwt.Expected{Time: now} with AnyAudience when an
+// audience is named.
+func goJoseExpected(now time.Time, audience string) jjwt.Expected {
 	e := jjwt.Expected{Time: now}
 	if audience != "" {
 		e.AnyAudience = jjwt.Audience{audience}
 	}
-	return g.verifyExpected(token, p, e)
+	return e
 }
 
 func (g *goJoseOps) verifyExpected(token string, p *Payload, e jjwt.Expected) error {
@@ -37,20 +42,7 @@ func (g *goJoseOps) verifyExpected(token string, p *Payload, e jjwt.Expected) er
 	if err := t.Claims(g.verifyKey, &c); err != nil {
 		return err
 	}
-	if c.Expiry == nil {
-		return errors.New("go-jose: token has no exp")
-	}
-	if err := c.Validate(e); err != nil {
-		return err
-	}
-	*p = Payload{Issuer: c.Issuer, Subject: c.Subject, ExpiresAt: int64(*c.Expiry), Data: c.Data}
-	if len(c.Audience) > 0 {
-		p.Audience = c.Audience[0]
-	}
-	if c.IssuedAt != nil {
-		p.IssuedAt = int64(*c.IssuedAt)
-	}
-	return nil
+	return c.validate(e, p)
 }
 
 // VerifyBytes checks the signature and the algorithm only and returns the

@@ -3,7 +3,6 @@ package lab
 import (
 	"encoding/base64"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/signet-go/signet/attacks"
@@ -52,15 +51,9 @@ func attackJWEKeySpec(c attacks.Case) (KeySpec, error) {
 // attacks.Case.Verify, a peer's through DecryptFor with the case's clock
 // and audience, bounded by JWECaseTimeout.
 func attackJWE(lib JWELib, spec KeySpec, c attacks.Case) Verdict {
-	if lib.Name() == signetName {
-		return attackSignet(c)
-	}
-	if !slices.Contains(lib.Algs(), spec.Alg) {
-		return notApplicable(lib.Name(), "no "+spec.Alg)
-	}
-	x, err := lib.New(spec)
-	if err != nil {
-		return notApplicable(lib.Name(), "New: "+err.Error())
+	x, v, done := attackPeer(lib.Name(), lib.Algs(), spec.Alg, lib.New, spec, c)
+	if done {
+		return v
 	}
 	df, ok := x.(JWEDecrypterFor)
 	if !ok {

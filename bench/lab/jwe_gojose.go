@@ -32,15 +32,11 @@ func (goJoseJWE) Algs() []string { return JWEAlgs }
 func (goJoseJWE) New(k KeySpec) (JWE, error) {
 	algName, encName := SplitJWE(k.Alg)
 	g := &goJoseJWEOps{algs: []jose.KeyAlgorithm{jose.KeyAlgorithm(algName)}, encs: []jose.ContentEncryption{jose.ContentEncryption(encName)}}
-	var encKey any
-	switch {
-	case k.Secret != nil:
-		encKey, g.decKey = k.Secret, k.Secret
-	case k.Private != nil:
-		encKey, g.decKey = k.Public, k.Private
-	default:
+	encKey, decKey, ok := jweKeys(k)
+	if !ok {
 		return nil, errors.New("go-jose: no key")
 	}
+	g.decKey = decKey
 	switch g.algs[0] {
 	case jose.RSA_OAEP, jose.RSA_OAEP_256, jose.ECDH_ES, jose.ECDH_ES_A128KW, jose.ECDH_ES_A192KW, jose.ECDH_ES_A256KW,
 		jose.PBES2_HS256_A128KW, jose.PBES2_HS384_A192KW, jose.PBES2_HS512_A256KW:
@@ -69,17 +65,7 @@ type goJoseJWEOps struct {
 }
 
 func (g *goJoseJWEOps) Encrypt(p *Payload) (string, error) {
-	c := goJoseClaims{Claims: jjwt.Claims{Issuer: p.Issuer, Subject: p.Subject}, Data: p.Data}
-	if p.Audience != "" {
-		c.Audience = jjwt.Audience{p.Audience}
-	}
-	if p.ExpiresAt != 0 {
-		c.Expiry = jjwt.NewNumericDate(time.Unix(p.ExpiresAt, 0))
-	}
-	if p.IssuedAt != 0 {
-		c.IssuedAt = jjwt.NewNumericDate(time.Unix(p.IssuedAt, 0))
-	}
-	return jjwt.Encrypted(g.encrypter).Claims(c).Serialize()
+	return jjwt.Encrypted(g.encrypter).Claims(goJoseClaimsOf(p)).Serialize()
 }
 
 func (g *goJoseJWEOps) Decrypt(token string, p *Payload) error {
@@ -111,22 +97,5 @@ func (g *goJoseJWEOps) DecryptFor(token string, p *Payload, now time.Time, audie
 			return err
 		}
 	}
-	if c.Expiry == nil {
-		return errors.New("go-jose: token has no exp")
-	}
-	e := jjwt.Expected{Time: now}
-	if audience != "" {
-		e.AnyAudience = jjwt.Audience{audience}
-	}
-	if err := c.Validate(e); err != nil {
-		return err
-	}
-	*p = Payload{Issuer: c.Issuer, Subject: c.Subject, ExpiresAt: int64(*c.Expiry), Data: c.Data}
-	if len(c.Audience) > 0 {
-		p.Audience = c.Audience[0]
-	}
-	if c.IssuedAt != nil {
-		p.IssuedAt = int64(*c.IssuedAt)
-	}
-	return nil
+	return c.validate(goJoseExpected(now, audience), p)
 }

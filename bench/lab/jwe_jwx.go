@@ -9,7 +9,6 @@ import (
 
 	"github.com/lestrrat-go/jwx/v3/jwa"
 	"github.com/lestrrat-go/jwx/v3/jwe"
-	"github.com/lestrrat-go/jwx/v3/jwk"
 	jjwt "github.com/lestrrat-go/jwx/v3/jwt"
 )
 
@@ -37,24 +36,13 @@ func (jwxJWE) New(k KeySpec) (JWE, error) {
 	if !ok {
 		return nil, fmt.Errorf("jwx: no content encryption %s", encName)
 	}
-	var encKey, decKey any
-	switch {
-	case k.Secret != nil:
-		encKey, decKey = k.Secret, k.Secret
-	case k.Private != nil:
-		encKey, decKey = k.Public, k.Private
-	default:
+	encKey, decKey, ok := jweKeys(k)
+	if !ok {
 		return nil, errors.New("jwx: no key")
 	}
-	if k.KeyID != "" {
-		key, err := jwk.Import(encKey)
-		if err != nil {
-			return nil, err
-		}
-		if err := key.Set(jwk.KeyIDKey, k.KeyID); err != nil {
-			return nil, err
-		}
-		encKey = key
+	encKey, err := jwxWithKeyID(encKey, k.KeyID)
+	if err != nil {
+		return nil, err
 	}
 	j := &jwxJWEOps{
 		enc: []jwe.EncryptOption{jwe.WithKey(alg, encKey), jwe.WithContentEncryption(enc)},

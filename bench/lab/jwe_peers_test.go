@@ -22,22 +22,7 @@ import (
 // jwePeer binds the JWE library named name to the row alg+enc.
 func jwePeer(t *testing.T, name, row string, registered bool) JWE {
 	t.Helper()
-	spec, err := labKeys(t).Spec(row)
-	if err != nil {
-		t.Fatal(err)
-	}
-	spec.Registered = registered
-	for _, lib := range JWELibs() {
-		if lib.Name() == name {
-			x, err := lib.New(spec)
-			if err != nil {
-				t.Fatalf("%s %s: %v", name, row, err)
-			}
-			return x
-		}
-	}
-	t.Fatalf("no JWE library %q", name)
-	return nil
+	return peerNamed[JWE](t, "JWE", JWELibs(), name, row, registered)
 }
 
 // TestJWECross: a token one library encrypts, every other decrypts to the
@@ -140,17 +125,7 @@ func jweHeader(t *testing.T, tok string) map[string]any {
 // TestJWECases: the cases build (every library passes its self-check) and
 // their names are docs/design.md's.
 func TestJWECases(t *testing.T) {
-	cs, err := Cases(labKeys(t), Options{Formats: []string{"JWE"}, Quick: true, Sizes: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	seen := map[string]bool{}
-	for _, c := range cs {
-		if seen[c.Name()] {
-			t.Errorf("two cases named %s", c.Name())
-		}
-		seen[c.Name()] = true
-	}
+	cs, seen := caseNames(t, Options{Formats: []string{"JWE"}, Quick: true, Sizes: true})
 	for _, row := range JWEAlgs {
 		for _, op := range []string{"Encrypt", "Decrypt"} {
 			for _, lib := range []string{"floor", "signet", "jwx", "go-jose"} {

@@ -33,14 +33,7 @@ func (signetJWE) New(k KeySpec) (JWE, error) {
 // signetJWEKey makes a signet JWE key of k's alg+enc from its material.
 func signetJWEKey(k KeySpec) (*signet.Key, error) {
 	alg, enc := SplitJWE(k.Alg)
-	var material any = k.Secret
-	switch {
-	case k.Private != nil:
-		material = k.Private
-	case k.Public != nil:
-		material = k.Public
-	}
-	return signet.NewEncryptionKeyWithID(signet.Algorithm(alg), signet.Encryption(enc), k.KeyID, material)
+	return signet.NewEncryptionKeyWithID(signet.Algorithm(alg), signet.Encryption(enc), k.KeyID, keyMaterial(k))
 }
 
 type signetJWEOps struct {
@@ -52,17 +45,9 @@ type signetJWEOps struct {
 func (s *signetJWEOps) Encrypt(p *Payload) (string, error) {
 	o := jwe.Options{NoExpiry: p.ExpiresAt == 0, PBES2Count: JWEPBES2Count}
 	if s.registered && p.Data == nil {
-		rc := jwt.Claims{Issuer: p.Issuer, Subject: p.Subject, ExpiresAt: jwt.NumericDate(p.ExpiresAt), IssuedAt: jwt.NumericDate(p.IssuedAt)}
-		if p.Audience != "" {
-			rc.Audience = jwt.Audience{p.Audience}
-		}
-		return jwe.Encrypt(s.enc, rc, o)
+		return jwe.Encrypt(s.enc, registeredClaims(p), o)
 	}
-	c := claims{Claims: jwt.Claims{Issuer: p.Issuer, Subject: p.Subject, ExpiresAt: jwt.NumericDate(p.ExpiresAt), IssuedAt: jwt.NumericDate(p.IssuedAt)}, Data: p.Data}
-	if p.Audience != "" {
-		c.Audience = jwt.Audience{p.Audience}
-	}
-	return jwe.Encrypt(s.enc, c, o)
+	return jwe.Encrypt(s.enc, claims{Claims: registeredClaims(p), Data: p.Data}, o)
 }
 
 // Decrypt with labPolicy (no audience, as the peers are configured; 1 MiB).
@@ -76,20 +61,14 @@ func (s *signetJWEOps) decryptWith(token string, p *Payload, pol jwe.Policy) err
 		if err != nil {
 			return err
 		}
-		*p = Payload{Issuer: c.Issuer, Subject: c.Subject, ExpiresAt: int64(c.ExpiresAt), IssuedAt: int64(c.IssuedAt)}
-		if len(c.Audience) > 0 {
-			p.Audience = c.Audience[0]
-		}
+		setPayload(p, &c, nil)
 		return nil
 	}
 	c, err := jwe.Decrypt[claims](s.key, token, pol)
 	if err != nil {
 		return err
 	}
-	*p = Payload{Issuer: c.Issuer, Subject: c.Subject, ExpiresAt: int64(c.ExpiresAt), IssuedAt: int64(c.IssuedAt), Data: c.Data}
-	if len(c.Audience) > 0 {
-		p.Audience = c.Audience[0]
-	}
+	setPayload(p, &c.Claims, c.Data)
 	return nil
 }
 

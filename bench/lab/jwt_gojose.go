@@ -26,18 +26,11 @@ func (goJoseJWT) New(k KeySpec) (JWT, error) {
 	}
 	alg := jose.SignatureAlgorithm(k.Alg)
 	g := &goJoseOps{algs: []jose.SignatureAlgorithm{alg}}
-	var sign any
-	switch {
-	case k.Secret != nil:
-		sign, g.verifyKey = k.Secret, k.Secret
-	case k.Public != nil:
-		g.verifyKey = k.Public
-		if k.Private != nil {
-			sign = k.Private
-		}
-	default:
+	sign, verifyKey, ok := jwsKeys(k)
+	if !ok {
 		return nil, errors.New("go-jose: no key")
 	}
+	g.verifyKey = verifyKey
 	if sign != nil {
 		opts := (&jose.SignerOptions{}).WithType("JWT")
 		if k.KeyID != "" {
@@ -67,6 +60,11 @@ func (g *goJoseOps) Sign(p *Payload) (string, error) {
 	if g.signer == nil {
 		return "", errors.New("go-jose: verify-only key")
 	}
+	return jjwt.Signed(g.signer).Claims(goJoseClaimsOf(p)).Serialize()
+}
+
+// goJoseClaimsOf is p as go-jose's claims (JWS and JWE adapters alike).
+func goJoseClaimsOf(p *Payload) goJoseClaims {
 	c := goJoseClaims{Claims: jjwt.Claims{Issuer: p.Issuer, Subject: p.Subject}, Data: p.Data}
 	if p.Audience != "" {
 		c.Audience = jjwt.Audience{p.Audience}
@@ -77,7 +75,26 @@ func (g *goJoseOps) Sign(p *Payload) (string, error) {
 	if p.IssuedAt != 0 {
 		c.IssuedAt = jjwt.NewNumericDate(time.Unix(p.IssuedAt, 0))
 	}
-	return jjwt.Signed(g.signer).Claims(c).Serialize()
+	return c
+}
+
+// validate checks c with e, exp required (as signet requires it), and
+// sets p to c.
+func (c *goJoseClaims) validate(e jjwt.Expected, p *Payload) error {
+	if c.Expiry == nil {
+		return errors.New("go-jose: token has no exp")
+	}
+	if err := c.Validate(e); err != nil {
+		return err
+	}
+	*p = Payload{Issuer: c.Issuer, Subject: c.Subject, ExpiresAt: int64(*c.Expiry), Data: c.Data}
+	if len(c.Audience) > 0 {
+		p.Audience = c.Audience[0]
+	}
+	if c.IssuedAt != nil {
+		p.IssuedAt = int64(*c.IssuedAt)
+	}
+	return nil
 }
 
 func (g *goJoseOps) Verify(token string, p *Payload) error {

@@ -51,15 +51,8 @@ func (golangJWT) New(k KeySpec) (JWT, error) {
 	}
 	g := &golangJWTOps{method: m, kid: k.KeyID,
 		parser: gjwt.NewParser(gjwt.WithValidMethods([]string{k.Alg}), gjwt.WithExpirationRequired())}
-	switch {
-	case k.Secret != nil:
-		g.signKey, g.verifyKey = k.Secret, k.Secret
-	case k.Public != nil:
-		g.verifyKey = k.Public
-		if k.Private != nil {
-			g.signKey = k.Private
-		}
-	default:
+	var ok bool
+	if g.signKey, g.verifyKey, ok = jwsKeys(k); !ok {
 		return nil, errors.New("golang-jwt: no key")
 	}
 	key := g.verifyKey

@@ -52,16 +52,8 @@ func (jwxJWT) New(k KeySpec) (JWT, error) {
 	if !ok {
 		return nil, fmt.Errorf("jwx: no algorithm %s", k.Alg)
 	}
-	var sign, verify any
-	switch {
-	case k.Secret != nil:
-		sign, verify = k.Secret, k.Secret
-	case k.Public != nil:
-		verify = k.Public
-		if k.Private != nil {
-			sign = k.Private
-		}
-	default:
+	sign, verify, ok := jwsKeys(k)
+	if !ok {
 		return nil, errors.New("jwx: no key")
 	}
 	j := &jwxOps{
@@ -69,15 +61,8 @@ func (jwxJWT) New(k KeySpec) (JWT, error) {
 		alg:   alg, verifyKey: verify,
 	}
 	if sign != nil {
-		if k.KeyID != "" {
-			key, err := jwk.Import(sign)
-			if err != nil {
-				return nil, err
-			}
-			if err := key.Set(jwk.KeyIDKey, k.KeyID); err != nil {
-				return nil, err
-			}
-			sign = key
+		if sign, err = jwxWithKeyID(sign, k.KeyID); err != nil {
+			return nil, err
 		}
 		j.sign = []jjwt.SignOption{jjwt.WithKey(alg, sign)}
 	}
@@ -103,6 +88,23 @@ func (j *jwxOps) Sign(p *Payload) (string, error) {
 	}
 	b, err := jjwt.Sign(t, j.sign...)
 	return string(b), err
+}
+
+// jwxWithKeyID returns key as a jwx jwk.Key carrying kid (the documented
+// way to put a kid in the header, which keeps jwt.Sign on its fast path),
+// or key itself when kid is "".
+func jwxWithKeyID(key any, kid string) (any, error) {
+	if kid == "" {
+		return key, nil
+	}
+	jk, err := jwk.Import(key)
+	if err != nil {
+		return nil, err
+	}
+	if err := jk.Set(jwk.KeyIDKey, kid); err != nil {
+		return nil, err
+	}
+	return jk, nil
 }
 
 // jwxToken builds p as a jwx jwt.Token (JWS and JWE adapters alike).

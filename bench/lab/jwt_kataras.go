@@ -57,15 +57,7 @@ func (katarasJWT) New(k KeySpec) (JWT, error) {
 		return nil, fmt.Errorf("kataras: no algorithm %s", k.Alg)
 	}
 	o := &katarasOps{alg: alg, kid: k.KeyID}
-	switch {
-	case k.Secret != nil:
-		o.signKey, o.verifyKey = k.Secret, k.Secret
-	case k.Public != nil:
-		o.verifyKey = k.Public
-		if k.Private != nil {
-			o.signKey = k.Private
-		}
-	default:
+	if o.signKey, o.verifyKey, ok = jwsKeys(k); !ok {
 		return nil, errors.New("kataras: no key")
 	}
 	if o.kid != "" {

@@ -44,19 +44,28 @@ func (s signetJWTRegistered) Sign(p *Payload) (string, error) {
 	if p.Data != nil {
 		return s.signetJWTOps.Sign(p)
 	}
+	return jwt.Sign(s.key, registeredClaims(p), jwt.Options{NoExpiry: p.ExpiresAt == 0})
+}
+
+func (s signetJWTOps) Sign(p *Payload) (string, error) {
+	return jwt.Sign(s.key, claims{Claims: registeredClaims(p), Data: p.Data}, jwt.Options{NoExpiry: p.ExpiresAt == 0})
+}
+
+// registeredClaims are p's registered claims as signet's jwt.Claims.
+func registeredClaims(p *Payload) jwt.Claims {
 	rc := jwt.Claims{Issuer: p.Issuer, Subject: p.Subject, ExpiresAt: jwt.NumericDate(p.ExpiresAt), IssuedAt: jwt.NumericDate(p.IssuedAt)}
 	if p.Audience != "" {
 		rc.Audience = jwt.Audience{p.Audience}
 	}
-	return jwt.Sign(s.key, rc, jwt.Options{NoExpiry: p.ExpiresAt == 0})
+	return rc
 }
 
-func (s signetJWTOps) Sign(p *Payload) (string, error) {
-	c := claims{Claims: jwt.Claims{Issuer: p.Issuer, Subject: p.Subject, ExpiresAt: jwt.NumericDate(p.ExpiresAt), IssuedAt: jwt.NumericDate(p.IssuedAt)}, Data: p.Data}
-	if p.Audience != "" {
-		c.Audience = jwt.Audience{p.Audience}
+// setPayload sets p to the registered claims rc and data.
+func setPayload(p *Payload, rc *jwt.Claims, data *Data) {
+	*p = Payload{Issuer: rc.Issuer, Subject: rc.Subject, ExpiresAt: int64(rc.ExpiresAt), IssuedAt: int64(rc.IssuedAt), Data: data}
+	if len(rc.Audience) > 0 {
+		p.Audience = rc.Audience[0]
 	}
-	return jwt.Sign(s.key, c, jwt.Options{NoExpiry: p.ExpiresAt == 0})
 }
 
 // labPolicy is the policy the lab verifies with: the peers are configured
@@ -70,10 +79,7 @@ func (s signetJWTRegistered) Verify(token string, p *Payload) error {
 	if err != nil {
 		return err
 	}
-	*p = Payload{Issuer: c.Issuer, Subject: c.Subject, ExpiresAt: int64(c.ExpiresAt), IssuedAt: int64(c.IssuedAt)}
-	if len(c.Audience) > 0 {
-		p.Audience = c.Audience[0]
-	}
+	setPayload(p, &c, nil)
 	return nil
 }
 
@@ -82,10 +88,7 @@ func (s signetJWTOps) Verify(token string, p *Payload) error {
 	if err != nil {
 		return err
 	}
-	*p = Payload{Issuer: c.Issuer, Subject: c.Subject, ExpiresAt: int64(c.ExpiresAt), IssuedAt: int64(c.IssuedAt), Data: c.Data}
-	if len(c.Audience) > 0 {
-		p.Audience = c.Audience[0]
-	}
+	setPayload(p, &c.Claims, c.Data)
 	return nil
 }
 
@@ -95,12 +98,17 @@ func signetKey(k KeySpec) (*signet.Key, error) {
 	if k.PEM != nil {
 		return signet.ParsePEMWithID(k.PEM, signet.Algorithm(k.Alg), k.KeyID)
 	}
-	var material any = k.Secret
+	return signet.NewKeyWithID(signet.Algorithm(k.Alg), k.KeyID, keyMaterial(k))
+}
+
+// keyMaterial is what signet makes a key of: k's private key when it has
+// one, else its public key or its secret.
+func keyMaterial(k KeySpec) any {
 	switch {
 	case k.Private != nil:
-		material = k.Private
+		return k.Private
 	case k.Public != nil:
-		material = k.Public
+		return k.Public
 	}
-	return signet.NewKeyWithID(signet.Algorithm(k.Alg), k.KeyID, material)
+	return k.Secret
 }

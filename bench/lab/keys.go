@@ -157,3 +157,33 @@ func pkcs8(data []byte) (crypto.Signer, error) {
 	}
 	return s, nil
 }
+
+// jwsKeys returns what a JWS adapter signs and verifies with: the secret
+// for both, or the private key (nil when k holds only the public key) and
+// the public key; ok is false when k holds neither a secret nor a public
+// key.
+func jwsKeys(k KeySpec) (sign, verify any, ok bool) {
+	switch {
+	case k.Secret != nil:
+		return k.Secret, k.Secret, true
+	case k.Public != nil:
+		if k.Private != nil {
+			return k.Private, k.Public, true
+		}
+		return nil, k.Public, true
+	}
+	return nil, nil, false
+}
+
+// jweKeys returns what a JWE adapter encrypts to and decrypts with: the
+// secret for both, or the public and the private key; ok is false when k
+// holds neither a secret nor a private key.
+func jweKeys(k KeySpec) (enc, dec any, ok bool) {
+	switch {
+	case k.Secret != nil:
+		return k.Secret, k.Secret, true
+	case k.Private != nil:
+		return k.Public, k.Private, true
+	}
+	return nil, nil, false
+}

@@ -29,22 +29,51 @@ func labKeys(t *testing.T) *Keys {
 // pasetoPeer binds the PASETO library named name to purpose.
 func pasetoPeer(t *testing.T, name, purpose string, registered bool) PASETO {
 	t.Helper()
-	spec, err := labKeys(t).Spec(purpose)
+	return peerNamed[PASETO](t, "PASETO", PASETOLibs(), name, purpose, registered)
+}
+
+// peerNamed binds the library named name, one of libs (of the format
+// kind), to the lab key of row; registered: the application's claims are
+// the registered ones only (KeySpec.Registered).
+func peerNamed[X any, L interface {
+	Name() string
+	New(KeySpec) (X, error)
+}](t *testing.T, kind string, libs []L, name, row string, registered bool) X {
+	t.Helper()
+	spec, err := labKeys(t).Spec(row)
 	if err != nil {
 		t.Fatal(err)
 	}
 	spec.Registered = registered
-	for _, lib := range PASETOLibs() {
+	for _, lib := range libs {
 		if lib.Name() == name {
 			x, err := lib.New(spec)
 			if err != nil {
-				t.Fatalf("%s %s: %v", name, purpose, err)
+				t.Fatalf("%s %s: %v", name, row, err)
 			}
 			return x
 		}
 	}
-	t.Fatalf("no PASETO library %q", name)
-	return nil
+	t.Fatalf("no %s library %q", kind, name)
+	panic("unreachable")
+}
+
+// caseNames builds the lab's cases with o and returns them with the set
+// of their names, each of which must be given once.
+func caseNames(t *testing.T, o Options) ([]Case, map[string]bool) {
+	t.Helper()
+	cs, err := Cases(labKeys(t), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, c := range cs {
+		if seen[c.Name()] {
+			t.Errorf("two cases named %s", c.Name())
+		}
+		seen[c.Name()] = true
+	}
+	return cs, seen
 }
 
 // TestPASETOCross: a token one library issues, the other opens to the
@@ -124,17 +153,7 @@ func TestPASETOExpiry(t *testing.T) {
 // TestPASETOCases: the cases build (every library passes its self-check)
 // and their names are docs/design.md's.
 func TestPASETOCases(t *testing.T) {
-	cs, err := Cases(labKeys(t), Options{Formats: []string{"PASETO"}, Parallel: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	seen := map[string]bool{}
-	for _, c := range cs {
-		if seen[c.Name()] {
-			t.Errorf("two cases named %s", c.Name())
-		}
-		seen[c.Name()] = true
-	}
+	_, seen := caseNames(t, Options{Formats: []string{"PASETO"}, Parallel: true})
 	for _, want := range []string{
 		"BenchmarkPASETO/v4.local/Encrypt/floor", "BenchmarkPASETO/v4.local/Decrypt/signet",
 		"BenchmarkPASETO/v4.local/Encrypt/Parallel/go-paseto", "BenchmarkPASETO/v4.public/Verify/go-paseto",

@@ -150,3 +150,36 @@ func joinAlgs(algs []signet.Algorithm) string {
 	}
 	return strings.Join(names, " ")
 }
+
+// subcommand is one subcommand of a command group (jwt, jwe, paseto,
+// httpsig): its name and what runs it.
+type subcommand struct {
+	name string
+	run  func(args []string) error
+}
+
+// runSubcommand runs the subcommand of group named by args[0]: "help"
+// (and -h) prints the usage text; none, or an unknown one, is a usage
+// error that lists subs.
+func (c *cli) runSubcommand(group string, args []string, subs ...subcommand) error {
+	names := make([]string, len(subs))
+	for i, s := range subs {
+		names[i] = s.name
+	}
+	list := strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+	if len(args) == 0 {
+		return &usageError{msg: fmt.Sprintf("%s: no subcommand given (%s)", group, list), usage: usageText}
+	}
+	sub, rest := args[0], args[1:]
+	switch sub {
+	case "help", "-h", "-help", "--help":
+		_, err := io.WriteString(c.stdout, usageText)
+		return err
+	}
+	for _, s := range subs {
+		if s.name == sub {
+			return s.run(rest)
+		}
+	}
+	return &usageError{msg: fmt.Sprintf("%s: unknown subcommand %q (%s)", group, clip.String(sub), list), usage: usageText}
+}

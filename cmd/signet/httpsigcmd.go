@@ -21,22 +21,10 @@ import (
 
 // httpsigCmd runs the httpsig subcommands.
 func (c *cli) httpsigCmd(args []string) error {
-	if len(args) == 0 {
-		return &usageError{msg: "httpsig: no subcommand given (sign, verify or base)", usage: usageText}
-	}
-	switch sub, rest := args[0], args[1:]; sub {
-	case "sign":
-		return c.httpsigSign(rest)
-	case "verify":
-		return c.httpsigVerify(rest)
-	case "base":
-		return c.httpsigBase(rest)
-	case "help", "-h", "-help", "--help":
-		_, err := io.WriteString(c.stdout, usageText)
-		return err
-	default:
-		return &usageError{msg: fmt.Sprintf("httpsig: unknown subcommand %q (sign, verify or base)", clip.String(sub)), usage: usageText}
-	}
+	return c.runSubcommand("httpsig", args,
+		subcommand{"sign", c.httpsigSign},
+		subcommand{"verify", c.httpsigVerify},
+		subcommand{"base", c.httpsigBase})
 }
 
 // maxSFInteger is the largest Structured Fields Integer (RFC 9651 §3.3.1):

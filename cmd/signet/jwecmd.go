@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 	"time"
 
@@ -19,22 +18,10 @@ import (
 
 // jweCmd runs the jwe subcommands.
 func (c *cli) jweCmd(args []string) error {
-	if len(args) == 0 {
-		return &usageError{msg: "jwe: no subcommand given (encrypt, decrypt or inspect)", usage: usageText}
-	}
-	switch sub, rest := args[0], args[1:]; sub {
-	case "encrypt":
-		return c.jweEncrypt(rest)
-	case "decrypt":
-		return c.jweDecrypt(rest)
-	case "inspect":
-		return c.inspect("jwe inspect", rest)
-	case "help", "-h", "-help", "--help":
-		_, err := io.WriteString(c.stdout, usageText)
-		return err
-	default:
-		return &usageError{msg: fmt.Sprintf("jwe: unknown subcommand %q (encrypt, decrypt or inspect)", clip.String(sub)), usage: usageText}
-	}
+	return c.runSubcommand("jwe", args,
+		subcommand{"encrypt", c.jweEncrypt},
+		subcommand{"decrypt", c.jweDecrypt},
+		subcommand{"inspect", func(rest []string) error { return c.inspect("jwe inspect", rest) }})
 }
 
 // jweKeyFlags are the flags that say how to read a JWE --key file.
@@ -115,19 +102,9 @@ func loadJWEKey(path string, alg signet.Algorithm, enc signet.Encryption, se sec
 // parseJWEKey is loadJWEKey on the file's bytes.
 func parseJWEKey(data []byte, alg signet.Algorithm, enc signet.Encryption, se secretEncoding) (*signet.Key, error) {
 	if se != secretNone {
-		kind := keyKind(data)
-		var secret []byte
-		if kind == "" {
-			var err error
-			if secret, err = decodeSecret(data, se); err != nil {
-				return nil, err
-			}
-			if se != secretRaw {
-				kind = keyKind(secret)
-			}
-		}
-		if kind != "" {
-			return nil, fmt.Errorf("%w: the secret file holds %s: a public or private key is never used as a secret or password (read a key from a JWK or PEM file, without --secret-encoding)", signet.ErrKeyUsage, kind)
+		secret, err := readSecret(data, se, "a secret or password", "a JWK or PEM file")
+		if err != nil {
+			return nil, err
 		}
 		return signet.NewEncryptionKey(alg, enc, secret)
 	}
@@ -207,9 +184,7 @@ func scanJWKAlg(data []byte) (string, error) {
 func (c *cli) jweEncrypt(args []string) error {
 	cmd := newCommand("jwe encrypt", "jwe encrypt --key F [--claims F] [--exp DURATION] [--kid ID] [--alg ALG] [--enc ENC] [--secret-encoding ENC] [--p2c N] [--nested-sign-key G [--nested-sign-alg ALG]]")
 	kf := addJWEKeyFlags(cmd, "the recipient's key `file`: a public key (ECDH-ES*, RSA-OAEP-256) or the shared secret or password (dir, A*KW, A*GCMKW, PBES2*), as JWK, PEM (with --alg) or a raw secret (with --secret-encoding)")
-	claimsPath := cmd.fs.String("claims", "", "claims JSON `file` (default: stdin)")
-	exp := cmd.fs.Duration("exp", 0, "set exp to now + `DURATION` (e.g. 15m, 1h), replacing any exp in the claims")
-	kid := cmd.fs.String("kid", "", "key `ID` for the header, replacing the key's own")
+	f := addIssueFlags(cmd)
 	p2c := cmd.fs.Int("p2c", 0, fmt.Sprintf("PBKDF2 iteration count `N` for a PBES2 key, %d to %d (default %d; npm jose reads at most 10000 unless told otherwise)", jwe.MinPBES2Count, jwe.MaxPBES2Count, jwe.DefaultPBES2Count))
 	signPath := cmd.fs.String("nested-sign-key", "", "sign the claims as a JWT with this private key `file` (JWK or PEM) first, then encrypt that JWT (a nested JWT, cty JWT)")
 	signAlg := cmd.fs.String("nested-sign-alg", "", "JWS `ALG` of a --nested-sign-key file that does not name it (RSA PEM, JWK without \"alg\")")
@@ -217,13 +192,10 @@ func (c *cli) jweEncrypt(args []string) error {
 	if err != nil {
 		return err
 	}
+	if err := f.usageErr(cmd, pos, *kf.path, set); err != nil {
+		return err
+	}
 	switch {
-	case len(pos) != 0:
-		return cmd.usageErr("unexpected argument %q", clip.String(pos[0]))
-	case *kf.path == "":
-		return cmd.usageErr("--key is required")
-	case set["exp"] && *exp <= 0:
-		return cmd.usageErr("--exp must be a positive duration, not %v", *exp)
 	case set["p2c"] && (*p2c < jwe.MinPBES2Count || *p2c > jwe.MaxPBES2Count):
 		return cmd.usageErr("--p2c must be between %d and %d", jwe.MinPBES2Count, jwe.MaxPBES2Count)
 	case set["nested-sign-key"] && *signPath == "":
@@ -236,15 +208,10 @@ func (c *cli) jweEncrypt(args []string) error {
 		return err
 	}
 
-	claims, err := c.readClaims(*claimsPath)
+	claims, err := f.readClaims(c)
 	if err != nil {
 		return err
 	}
-	expAt, hasExp, err := checkClaims(claims)
-	if err != nil {
-		return err
-	}
-
 	key, err := loadJWEKey(*kf.path, alg, enc, se)
 	if err != nil {
 		return err
@@ -257,25 +224,18 @@ func (c *cli) jweEncrypt(args []string) error {
 		if signKey, err = cmd.loadNestedKey(*signPath, *signAlg, set["nested-sign-alg"], "--nested-sign-alg"); err != nil {
 			return err
 		}
-		if !signKey.CanSign() {
-			return fmt.Errorf("key file %s: %w: it holds a public %s key; signing needs the private key", *signPath, signet.ErrKeyUsage, signKey.Algorithm())
-		}
-	}
-	if set["kid"] {
-		key = key.WithKeyID(*kid)
-	}
-
-	now := c.now()
-	if set["exp"] {
-		expAt, hasExp = now.Add(*exp).Unix(), true
-		if claims, err = setExp(claims, expAt); err != nil {
+		if err := requirePrivate(signKey, *signPath, "signing"); err != nil {
 			return err
 		}
+	}
+	now := c.now()
+	if key, err = f.apply(&claims, key, now, set); err != nil {
+		return err
 	}
 	opts := jwe.Options{Now: func() time.Time { return now }, PBES2Count: *p2c}
 	var token string
 	if signKey != nil {
-		inner, err := jwt.SignBytes(signKey, claims, "JWT")
+		inner, err := jwt.SignBytes(signKey, claims.body, "JWT")
 		if err != nil {
 			return err
 		}
@@ -287,26 +247,14 @@ func (c *cli) jweEncrypt(args []string) error {
 			return err
 		}
 	} else {
-		if _, err := readBackClaims(claims, now); err != nil {
+		if _, err := readBackClaims(claims.body, now); err != nil {
 			return err
 		}
-		if token, err = jwe.EncryptBytes(key, claims, "", opts); err != nil {
+		if token, err = jwe.EncryptBytes(key, claims.body, "", opts); err != nil {
 			return err
 		}
 	}
-	if _, err := fmt.Fprintln(c.stdout, token); err != nil {
-		return err
-	}
-	switch {
-	case !hasExp:
-		c.warn("the token has no exp: readers refuse it by default (signet jwe decrypt needs --no-exp); set one with --exp")
-	case expAt <= now.Unix():
-		c.warn("the token expired at exp %d, before it was encrypted", expAt)
-	}
-	if len(token) > jwe.DefaultMaxSize {
-		c.warn("the token is %d bytes: readers with signet's default limit (%d bytes) refuse it", len(token), jwe.DefaultMaxSize)
-	}
-	return nil
+	return c.printIssued(token, claims, now, jwe.DefaultMaxSize, issueWords{readers: "readers", reader: "signet jwe decrypt", done: "encrypted"})
 }
 
 // isPBES2 reports whether alg is a PBES2 algorithm.
@@ -320,13 +268,8 @@ func isPBES2(alg signet.Algorithm) bool {
 // unless the reader reads them in full; a policy verdict is returned.
 func readBackClaims(claims []byte, now time.Time) (verdict, err error) {
 	_, verdict = jwt.ParseClaims[json.RawMessage](claims, jwt.Policy{NoExpiry: true, Now: func() time.Time { return now }})
-	if verdict == nil {
-		return nil, nil
-	}
-	for _, s := range policyVerdicts {
-		if errors.Is(verdict, s) {
-			return verdict, nil
-		}
+	if verdict == nil || isPolicyVerdict(verdict) {
+		return verdict, nil
 	}
 	return nil, fmt.Errorf("the claims would be refused by signet's own reader, so they were not encrypted: %w", verdict)
 }
@@ -366,8 +309,8 @@ func (c *cli) jweDecrypt(args []string) error {
 	if err != nil {
 		return err
 	}
-	if !key.CanSign() {
-		return fmt.Errorf("key file %s: %w: it holds a public %s key; decrypting needs the private key", *kf.path, signet.ErrKeyUsage, key.Algorithm())
+	if err := requirePrivate(key, *kf.path, "decrypting"); err != nil {
+		return err
 	}
 	var verifyKey *signet.Key
 	if set["verify-key"] {
@@ -375,12 +318,9 @@ func (c *cli) jweDecrypt(args []string) error {
 			return err
 		}
 	}
-	token, err := readToken(c)
+	token, err := readCompactToken(c, false)
 	if err != nil {
 		return err
-	}
-	if strings.Count(token, ".") == 2 {
-		return fmt.Errorf("%w: the token has 3 segments: it is a JWS, a signed token (read it with signet jwt verify)", signet.ErrMalformed)
 	}
 	p := pf.policy(c)
 	var claims json.RawMessage

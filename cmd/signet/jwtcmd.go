@@ -23,22 +23,15 @@ import (
 func (c *cli) jwtSign(args []string) error {
 	cmd := newCommand("jwt sign", "jwt sign --key F [--claims F] [--exp DURATION] [--kid ID] [--alg ALG] [--secret-encoding ENC]")
 	keyPath := cmd.fs.String("key", "", "private key `file` (JWK, PEM, or a raw HMAC secret with --secret-encoding)")
-	claimsPath := cmd.fs.String("claims", "", "claims JSON `file` (default: stdin)")
-	exp := cmd.fs.Duration("exp", 0, "set exp to now + `DURATION` (e.g. 15m, 1h), replacing any exp in the claims")
-	kid := cmd.fs.String("kid", "", "key `ID` for the header, replacing the key's own")
+	f := addIssueFlags(cmd)
 	algName := cmd.fs.String("alg", "", "`ALG` for a key file that does not name it (raw secret, RSA PEM, JWK without \"alg\")")
 	secretEnc := addSecretFlag(cmd)
 	pos, set, err := c.parse(cmd, args)
 	if err != nil {
 		return err
 	}
-	switch {
-	case len(pos) != 0:
-		return cmd.usageErr("unexpected argument %q", clip.String(pos[0]))
-	case *keyPath == "":
-		return cmd.usageErr("--key is required")
-	case set["exp"] && *exp <= 0:
-		return cmd.usageErr("--exp must be a positive duration, not %v", *exp)
+	if err := f.usageErr(cmd, pos, *keyPath, set); err != nil {
+		return err
 	}
 	alg, err := cmd.jwsAlg(*algName, set["alg"])
 	if err != nil {
@@ -49,53 +42,29 @@ func (c *cli) jwtSign(args []string) error {
 		return err
 	}
 
-	claims, err := c.readClaims(*claimsPath)
+	claims, err := f.readClaims(c)
 	if err != nil {
 		return err
 	}
-	expAt, hasExp, err := checkClaims(claims)
-	if err != nil {
-		return err
-	}
-
 	key, err := loadJWSKey(*keyPath, alg, enc)
 	if err != nil {
 		return err
 	}
-	if !key.CanSign() {
-		return fmt.Errorf("key file %s: %w: it holds a public %s key; signing needs the private key", *keyPath, signet.ErrKeyUsage, key.Algorithm())
+	if err := requirePrivate(key, *keyPath, "signing"); err != nil {
+		return err
 	}
-	if set["kid"] {
-		key = key.WithKeyID(*kid)
-	}
-
 	now := c.now()
-	if set["exp"] {
-		expAt, hasExp = now.Add(*exp).Unix(), true
-		if claims, err = setExp(claims, expAt); err != nil {
-			return err
-		}
+	if key, err = f.apply(&claims, key, now, set); err != nil {
+		return err
 	}
-	token, err := jwt.SignBytes(key, claims, "JWT")
+	token, err := jwt.SignBytes(key, claims.body, "JWT")
 	if err != nil {
 		return err
 	}
 	if _, err := readBackJWT(key, token, now); err != nil {
 		return err
 	}
-	if _, err := fmt.Fprintln(c.stdout, token); err != nil {
-		return err
-	}
-	switch {
-	case !hasExp:
-		c.warn("the token has no exp: verifiers refuse it by default (signet jwt verify needs --no-exp); set one with --exp")
-	case expAt <= now.Unix():
-		c.warn("the token expired at exp %d, before it was signed", expAt)
-	}
-	if len(token) > jwt.DefaultMaxSize {
-		c.warn("the token is %d bytes: verifiers with signet's default limit (%d bytes) refuse it", len(token), jwt.DefaultMaxSize)
-	}
-	return nil
+	return c.printIssued(token, claims, now, jwt.DefaultMaxSize, issueWords{readers: "verifiers", reader: "signet jwt verify", done: "signed"})
 }
 
 // checkClaims checks that claims are a JSON object without repeated
@@ -257,12 +226,9 @@ func (c *cli) jwtVerify(args []string) error {
 	if err != nil {
 		return err
 	}
-	token, err := readToken(c)
+	token, err := readCompactToken(c, true)
 	if err != nil {
 		return err
-	}
-	if strings.Count(token, ".") == 4 {
-		return fmt.Errorf("%w: the token has 5 segments: it is a JWE, an encrypted token (read it with signet jwe decrypt)", signet.ErrMalformed)
 	}
 	p := pf.policy(c)
 	claims, err := jwt.Verify[json.RawMessage](keys, token, p)
@@ -315,6 +281,23 @@ func readToken(c *cli) (string, error) {
 	token := strings.TrimSpace(string(data))
 	if token == "" {
 		return "", fmt.Errorf("%w: no token on stdin", signet.ErrMalformed)
+	}
+	return token, nil
+}
+
+// readCompactToken reads a compact JWS (jws) or JWE from stdin
+// (readToken), and refuses the other kind, by its count of segments, with
+// a pointer to the command that reads it.
+func readCompactToken(c *cli, jws bool) (string, error) {
+	token, err := readToken(c)
+	if err != nil {
+		return "", err
+	}
+	switch n := strings.Count(token, "."); {
+	case jws && n == 4:
+		return "", fmt.Errorf("%w: the token has 5 segments: it is a JWE, an encrypted token (read it with signet jwe decrypt)", signet.ErrMalformed)
+	case !jws && n == 2:
+		return "", fmt.Errorf("%w: the token has 3 segments: it is a JWS, a signed token (read it with signet jwt verify)", signet.ErrMalformed)
 	}
 	return token, nil
 }

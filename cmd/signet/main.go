@@ -128,22 +128,10 @@ func (c *cli) dispatch(args []string) error {
 
 // jwt runs the jwt subcommands.
 func (c *cli) jwt(args []string) error {
-	if len(args) == 0 {
-		return &usageError{msg: "jwt: no subcommand given (sign, verify or inspect)", usage: usageText}
-	}
-	switch sub, rest := args[0], args[1:]; sub {
-	case "sign":
-		return c.jwtSign(rest)
-	case "verify":
-		return c.jwtVerify(rest)
-	case "inspect":
-		return c.jwtInspect(rest)
-	case "help", "-h", "-help", "--help":
-		_, err := io.WriteString(c.stdout, usageText)
-		return err
-	default:
-		return &usageError{msg: fmt.Sprintf("jwt: unknown subcommand %q", sub), usage: usageText}
-	}
+	return c.runSubcommand("jwt", args,
+		subcommand{"sign", c.jwtSign},
+		subcommand{"verify", c.jwtVerify},
+		subcommand{"inspect", c.jwtInspect})
 }
 
 // usageText is the help printed by "signet help" and with usage errors.

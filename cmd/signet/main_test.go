@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -79,6 +80,87 @@ func wantCode(t *testing.T, r result, code int, what string) {
 	if r.code != code {
 		t.Fatalf("%s: exit %d, want %d; stderr: %s", what, r.code, code, r.stderr)
 	}
+}
+
+// wantStderr fails the test unless r exited with code and want is in its
+// stderr.
+func wantStderr(t *testing.T, r result, code int, what, want string) {
+	t.Helper()
+	wantCode(t, r, code, what)
+	if !strings.Contains(r.stderr, want) {
+		t.Errorf("%s: stderr %q lacks %q", what, r.stderr, want)
+	}
+}
+
+// argsCase is a command line the CLI refuses with want in stderr.
+type argsCase struct {
+	name string
+	args []string
+	want string // in stderr
+}
+
+// runArgsCases runs each case with stdin in a parallel subtest, at now
+// (runAt), or as main does (runCLI) when now is zero: it must exit with
+// code.
+func runArgsCases(t *testing.T, now time.Time, code int, stdin string, tests []argsCase) {
+	t.Helper()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var r result
+			if now.IsZero() {
+				r = runCLI(t, stdin, tt.args...)
+			} else {
+				r = runAt(t, now, stdin, tt.args...)
+			}
+			wantStderr(t, r, code, tt.name, tt.want)
+		})
+	}
+}
+
+// rejectCase is a run of a command at now, with stdin and flags, that the
+// CLI rejects (exit 1) with want in stderr.
+type rejectCase struct {
+	name  string
+	now   time.Time
+	stdin string
+	flags []string
+	want  string // in stderr
+}
+
+// defaultFlag is what runRejectCases adds to a case's flags (args)
+// unless the case gives the flag unless itself.
+type defaultFlag struct {
+	unless string
+	args   []string
+}
+
+// runRejectCases runs each case in a parallel subtest as cmd, then the
+// defaults the case does not override, then its flags; secret, when not
+// "", must not be quoted in stderr.
+func runRejectCases(t *testing.T, cmd []string, secret string, tests []rejectCase, defaults ...defaultFlag) {
+	t.Helper()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			args := slices.Clone(cmd)
+			for _, d := range defaults {
+				if !hasFlag(tt.flags, d.unless) {
+					args = append(args, d.args...)
+				}
+			}
+			r := runAt(t, tt.now, tt.stdin, append(args, tt.flags...)...)
+			wantStderr(t, r, exitRejected, tt.name, tt.want)
+			if secret != "" && strings.Contains(r.stderr, secret) {
+				t.Error("the error quotes the token")
+			}
+		})
+	}
+}
+
+// hasFlag reports whether args hold the flag name.
+func hasFlag(args []string, name string) bool {
+	return slices.Contains(args, name)
 }
 
 // writeFile writes data to a new file in dir and returns its path.
@@ -179,11 +261,7 @@ func TestUsageErrors(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	_, key := newKeyFile(t, dir, signet.EdDSA, "ed")
-	tests := []struct {
-		name string
-		args []string
-		want string // in stderr
-	}{
+	tests := []argsCase{
 		{"no command", nil, "no command"},
 		{"unknown command", []string{"frobnicate"}, `unknown command "frobnicate"`},
 		{"jwt without subcommand", []string{"jwt"}, "no subcommand"},
@@ -220,16 +298,7 @@ func TestUsageErrors(t *testing.T) {
 		{"jwt sign with an httpsig alg", []string{"jwt", "sign", "--key", key, "--alg", "ed25519"}, "use signet httpsig"},
 		{"serve without clients or store", []string{"serve"}, "--clients is required"},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			r := runCLI(t, "", tt.args...)
-			wantCode(t, r, exitUsage, tt.name)
-			if !strings.Contains(r.stderr, tt.want) {
-				t.Errorf("stderr %q lacks %q", r.stderr, tt.want)
-			}
-		})
-	}
+	runArgsCases(t, time.Time{}, exitUsage, "", tests)
 	// The usage text comes with the error where the command line was
 	// unclear, on stderr.
 	for _, args := range [][]string{{"frobnicate"}, {"jwt", "sign"}, {"jwt", "sign", "--bogus"}} {

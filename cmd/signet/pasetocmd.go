@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 	"time"
 
@@ -17,24 +16,17 @@ import (
 
 // paseto runs the paseto subcommands.
 func (c *cli) paseto(args []string) error {
-	if len(args) == 0 {
-		return &usageError{msg: "paseto: no subcommand given (encrypt, decrypt, sign or verify)", usage: usageText}
+	issue := func(public bool) func([]string) error {
+		return func(rest []string) error { return c.pasetoIssue(rest, public) }
 	}
-	switch sub, rest := args[0], args[1:]; sub {
-	case "encrypt":
-		return c.pasetoIssue(rest, false)
-	case "sign":
-		return c.pasetoIssue(rest, true)
-	case "decrypt":
-		return c.pasetoCheck(rest, false)
-	case "verify":
-		return c.pasetoCheck(rest, true)
-	case "help", "-h", "-help", "--help":
-		_, err := io.WriteString(c.stdout, usageText)
-		return err
-	default:
-		return &usageError{msg: fmt.Sprintf("paseto: unknown subcommand %q (encrypt, decrypt, sign or verify)", clip.String(sub)), usage: usageText}
+	check := func(public bool) func([]string) error {
+		return func(rest []string) error { return c.pasetoCheck(rest, public) }
 	}
+	return c.runSubcommand("paseto", args,
+		subcommand{"encrypt", issue(false)},
+		subcommand{"decrypt", check(false)},
+		subcommand{"sign", issue(true)},
+		subcommand{"verify", check(true)})
 }
 
 // pasetoIssue: signet paseto encrypt|sign --key F [--claims F]
@@ -132,9 +124,7 @@ func (c *cli) pasetoIssue(args []string, public bool) error {
 	if errors.Is(verdict, signet.ErrExpired) {
 		c.warn("the token expired before it was issued (%s)", strings.TrimPrefix(verdict.Error(), "signet: "))
 	}
-	if len(token) > paseto.DefaultMaxSize {
-		c.warn("the token is %d bytes: readers with signet's default limit (%d bytes) refuse it", len(token), paseto.DefaultMaxSize)
-	}
+	c.warnSize(token, paseto.DefaultMaxSize, "readers")
 	return nil
 }
 

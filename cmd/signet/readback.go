@@ -35,15 +35,20 @@ func readBack(key *signet.Key, read func(signet.Keys) error) (verdict error, err
 		}
 	}
 	verdict = read(vk)
-	if verdict == nil {
-		return nil, nil
-	}
-	for _, s := range policyVerdicts {
-		if errors.Is(verdict, s) {
-			return verdict, nil
-		}
+	if verdict == nil || isPolicyVerdict(verdict) {
+		return verdict, nil
 	}
 	return nil, fmt.Errorf("the token would be refused by signet's own verifier, so it was not issued: %w", verdict)
+}
+
+// isPolicyVerdict reports whether err is one of policyVerdicts.
+func isPolicyVerdict(err error) bool {
+	for _, s := range policyVerdicts {
+		if errors.Is(err, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // readBackJWT reads back a JWT issued at now (readBack).

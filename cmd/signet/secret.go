@@ -75,6 +75,18 @@ func isHMAC(alg signet.Algorithm) bool {
 // encoding is refused (keyKind): a public key used as an HMAC secret lets
 // anyone who has it forge tokens. Its errors never quote the file.
 func parseSecret(data []byte, alg signet.Algorithm, enc secretEncoding) (*signet.Key, error) {
+	secret, err := readSecret(data, enc, "an HMAC secret", "a JWK, PEM or PASERK file")
+	if err != nil {
+		return nil, err
+	}
+	return signet.NewKey(alg, secret)
+}
+
+// readSecret returns the secret of a file written in enc, refusing a file
+// that is, or decodes to, a key in a standard encoding (keyKind): use says
+// what the secret is for ("an HMAC secret"), formats where a key is read
+// from instead ("a JWK or PEM file").
+func readSecret(data []byte, enc secretEncoding, use, formats string) ([]byte, error) {
 	kind := keyKind(data)
 	var secret []byte
 	if kind == "" {
@@ -87,9 +99,9 @@ func parseSecret(data []byte, alg signet.Algorithm, enc secretEncoding) (*signet
 		}
 	}
 	if kind != "" {
-		return nil, fmt.Errorf("%w: the secret file holds %s: a public or private key is never used as an HMAC secret (read a key from a JWK, PEM or PASERK file, without --secret-encoding)", signet.ErrKeyUsage, kind)
+		return nil, fmt.Errorf("%w: the secret file holds %s: a public or private key is never used as %s (read a key from %s, without --secret-encoding)", signet.ErrKeyUsage, kind, use, formats)
 	}
-	return signet.NewKey(alg, secret)
+	return secret, nil
 }
 
 // decodeSecret returns the secret a file written in enc holds.

@@ -1,11 +1,13 @@
-// Package tokentest holds the test helpers that jwt's and paseto's tests
-// share: Keys implementations that count or flood the candidates a
-// verifier is offered, and the case variants of the registered claim
-// names. Only tests import it.
+// Package tokentest holds the test helpers that jwt's, paseto's, jwe's
+// and jwk's tests share: Keys implementations that count or flood the
+// candidates a verifier is offered, the case variants of the registered
+// claim names, and base64url test vectors decoded. Only tests import it.
 package tokentest
 
 import (
+	"encoding/base64"
 	"strings"
+	"testing"
 
 	"github.com/signet-go/signet"
 )
@@ -61,4 +63,15 @@ func Variants(value map[string]string) []Variant {
 func hex2(c byte) string {
 	const h = "0123456789ABCDEF"
 	return string([]byte{h[c>>4], h[c&15]})
+}
+
+// Unb64 decodes s, unpadded base64url (a test vector's), failing the test
+// when it is not.
+func Unb64(t testing.TB, s string) []byte {
+	t.Helper()
+	b, err := base64.RawURLEncoding.DecodeString(s)
+	if err != nil {
+		t.Fatalf("%q: %v", s, err)
+	}
+	return b
 }

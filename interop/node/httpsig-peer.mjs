@@ -49,23 +49,14 @@
 import { createRequire } from "node:module";
 import * as crypto from "node:crypto";
 import { parseDictionary } from "structured-headers";
+import { describe as describeWithCode, runPeer } from "./peer-common.mjs";
 
 const require = createRequire(import.meta.url);
 const { httpbis, createSigner, createVerifier } = require("http-message-signatures");
 const { version } = require("http-message-signatures/package.json");
 
-async function readStdin() {
-  const chunks = [];
-  for await (const chunk of process.stdin) chunks.push(chunk);
-  return Buffer.concat(chunks).toString("utf8");
-}
-
-function describe(err) {
-  if (err && typeof err === "object") {
-    return `${err.name ?? "Error"}: ${err.message ?? String(err)}`;
-  }
-  return String(err);
-}
+// describe without an error code: this peer reports name and message only.
+const describe = (err) => describeWithCode(err, false);
 
 // toMessage turns a protocol message into the library's Request or
 // Response; the body is returned beside it (the library does not read it).
@@ -226,20 +217,8 @@ async function signOne(c) {
   }
 }
 
-async function main() {
-  let request;
-  try {
-    request = JSON.parse(await readStdin());
-  } catch (err) {
-    process.stderr.write(`httpsig-peer: cannot read the request: ${describe(err)}\n`);
-    process.exit(2);
-  }
-  const [verified, signed] = await Promise.all([
-    Promise.all((request.verify ?? []).map(verifyOne)),
-    Promise.all((request.sign ?? []).map(signOne)),
-  ]);
-  const peer = { name: "http-message-signatures", version, node: process.version };
-  process.stdout.write(JSON.stringify({ peer, verified, signed }) + "\n");
-}
-
-await main();
+await runPeer(
+  "httpsig-peer",
+  { verify: ["verified", verifyOne], sign: ["signed", signOne] },
+  { peer: { name: "http-message-signatures", version, node: process.version } },
+);

@@ -23,33 +23,14 @@
 //   claims with it, so that the Go side can read keys jose wrote.
 
 import * as jose from "jose";
-
-async function readStdin() {
-  const chunks = [];
-  for await (const chunk of process.stdin) chunks.push(chunk);
-  return Buffer.concat(chunks).toString("utf8");
-}
-
-function describe(err) {
-  if (err && typeof err === "object") {
-    const code = err.code ? `${err.code}: ` : "";
-    return `${code}${err.name ?? "Error"}: ${err.message ?? String(err)}`;
-  }
-  return String(err);
-}
+import { claimOptions, describe, exportPair, jwsHeader, runPeer } from "./peer-common.mjs";
 
 async function verifyOne({ alg, jwk, jwks, token, expect_claims: expect }) {
   try {
     // A JWK Set selects the key by the token's kid and alg, as a relying
     // party reading signet's /.well-known/jwks.json would.
     const key = jwks ? jose.createLocalJWKSet(jwks) : await jose.importJWK(jwk, alg);
-    const options = { algorithms: [alg] };
-    if (expect && typeof expect === "object") {
-      if (typeof expect.iss === "string") options.issuer = expect.iss;
-      if (typeof expect.sub === "string") options.subject = expect.sub;
-      if (typeof expect.aud === "string") options.audience = expect.aud;
-      else if (Array.isArray(expect.aud) && expect.aud.length > 0) options.audience = expect.aud[0];
-    }
+    const options = { algorithms: [alg], ...claimOptions(expect) };
     const { payload, protectedHeader } = await jose.jwtVerify(token, key, options);
     if (protectedHeader.alg !== alg) {
       return { ok: false, error: `header alg ${protectedHeader.alg}, want ${alg}` };
@@ -60,16 +41,10 @@ async function verifyOne({ alg, jwk, jwks, token, expect_claims: expect }) {
   }
 }
 
-function header(alg, kid) {
-  const h = { alg, typ: "JWT" };
-  if (typeof kid === "string" && kid !== "") h.kid = kid;
-  return h;
-}
-
 async function signOne({ alg, jwk, claims }) {
   try {
     const key = await jose.importJWK(jwk, alg);
-    const token = await new jose.SignJWT(claims).setProtectedHeader(header(alg, jwk.kid)).sign(key);
+    const token = await new jose.SignJWT(claims).setProtectedHeader(jwsHeader(alg, jwk.kid)).sign(key);
     return { token };
   } catch (err) {
     return { token: "", error: describe(err) };
@@ -84,31 +59,17 @@ async function generateOne({ alg, kid, claims }) {
     } else {
       ({ privateKey, publicKey } = await jose.generateKeyPair(alg, { extractable: true }));
     }
-    const privateJwk = { ...(await jose.exportJWK(privateKey)), kid };
-    const publicJwk = publicKey ? { ...(await jose.exportJWK(publicKey)), kid } : null;
-    const token = await new jose.SignJWT(claims).setProtectedHeader(header(alg, kid)).sign(privateKey);
-    return { private_jwk: privateJwk, public_jwk: publicJwk, token };
+    const token = await new jose.SignJWT(claims).setProtectedHeader(jwsHeader(alg, kid)).sign(privateKey);
+    return { ...(await exportPair(jose, privateKey, publicKey, kid)), token };
   } catch (err) {
     return { token: "", error: describe(err) };
   }
 }
 
-async function main() {
-  let request;
-  try {
-    request = JSON.parse(await readStdin());
-  } catch (err) {
-    process.stderr.write(`jose-peer: cannot read the request: ${describe(err)}\n`);
-    process.exit(2);
-  }
-  // All cases at once: the crypto runs on libuv's thread pool (RSA key
-  // generation dominates), and Promise.all keeps request order.
-  const [verified, signed, generated] = await Promise.all([
-    Promise.all((request.verify ?? []).map(verifyOne)),
-    Promise.all((request.sign ?? []).map(signOne)),
-    Promise.all((request.generate ?? []).map(generateOne)),
-  ]);
-  process.stdout.write(JSON.stringify({ verified, signed, generated }) + "\n");
-}
-
-await main();
+// All cases at once: the crypto runs on libuv's thread pool (RSA key
+// generation dominates).
+await runPeer("jose-peer", {
+  verify: ["verified", verifyOne],
+  sign: ["signed", signOne],
+  generate: ["generated", generateOne],
+});

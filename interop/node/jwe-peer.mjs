@@ -35,31 +35,7 @@
 //   claims to it, so that the Go side can read keys jose wrote.
 
 import * as jose from "jose";
-
-async function readStdin() {
-  const chunks = [];
-  for await (const chunk of process.stdin) chunks.push(chunk);
-  return Buffer.concat(chunks).toString("utf8");
-}
-
-function describe(err) {
-  if (err && typeof err === "object") {
-    const code = err.code ? `${err.code}: ` : "";
-    return `${code}${err.name ?? "Error"}: ${err.message ?? String(err)}`;
-  }
-  return String(err);
-}
-
-function claimOptions(expect) {
-  const options = {};
-  if (expect && typeof expect === "object") {
-    if (typeof expect.iss === "string") options.issuer = expect.iss;
-    if (typeof expect.sub === "string") options.subject = expect.sub;
-    if (typeof expect.aud === "string") options.audience = expect.aud;
-    else if (Array.isArray(expect.aud) && expect.aud.length > 0) options.audience = expect.aud[0];
-  }
-  return options;
-}
+import { claimOptions, describe, exportPair, jwsHeader, runPeer } from "./peer-common.mjs";
 
 async function decryptOne({ alg, enc, jwk, token, expect_claims: expect, max_p2c, verify_alg, verify_jwk }) {
   try {
@@ -102,9 +78,7 @@ async function encryptOne({ alg, enc, jwk, claims, p2c, sign_alg, sign_jwk }) {
     const key = await jose.importJWK(jwk, alg);
     if (sign_jwk) {
       const signKey = await jose.importJWK(sign_jwk, sign_alg);
-      const sh = { alg: sign_alg, typ: "JWT" };
-      if (sign_jwk.kid) sh.kid = sign_jwk.kid;
-      const inner = await new jose.SignJWT(claims).setProtectedHeader(sh).sign(signKey);
+      const inner = await new jose.SignJWT(claims).setProtectedHeader(jwsHeader(sign_alg, sign_jwk.kid)).sign(signKey);
       const e = new jose.CompactEncrypt(new TextEncoder().encode(inner)).setProtectedHeader({
         ...header(alg, enc, jwk.kid),
         cty: "JWT",
@@ -132,33 +106,19 @@ async function generateOne({ alg, enc, crv, kid, claims }) {
       if (crv) options.crv = crv;
       ({ privateKey, publicKey } = await jose.generateKeyPair(alg, options));
     }
-    const privateJwk = { ...(await jose.exportJWK(privateKey)), kid };
-    const publicJwk = publicKey ? { ...(await jose.exportJWK(publicKey)), kid } : null;
     const token = await new jose.EncryptJWT(claims)
       .setProtectedHeader(header(alg, enc, kid))
       .encrypt(publicKey ?? privateKey);
-    return { private_jwk: privateJwk, public_jwk: publicJwk, token };
+    return { ...(await exportPair(jose, privateKey, publicKey, kid)), token };
   } catch (err) {
     return { token: "", error: describe(err) };
   }
 }
 
-async function main() {
-  let request;
-  try {
-    request = JSON.parse(await readStdin());
-  } catch (err) {
-    process.stderr.write(`jwe-peer: cannot read the request: ${describe(err)}\n`);
-    process.exit(2);
-  }
-  // All cases at once: the crypto runs on libuv's thread pool (PBKDF2
-  // dominates), and Promise.all keeps request order.
-  const [decrypted, encrypted, generated] = await Promise.all([
-    Promise.all((request.decrypt ?? []).map(decryptOne)),
-    Promise.all((request.encrypt ?? []).map(encryptOne)),
-    Promise.all((request.generate ?? []).map(generateOne)),
-  ]);
-  process.stdout.write(JSON.stringify({ decrypted, encrypted, generated }) + "\n");
-}
-
-await main();
+// All cases at once: the crypto runs on libuv's thread pool (PBKDF2
+// dominates).
+await runPeer("jwe-peer", {
+  decrypt: ["decrypted", decryptOne],
+  encrypt: ["encrypted", encryptOne],
+  generate: ["generated", generateOne],
+});
