@@ -132,3 +132,33 @@ func TestAllocationsCustomClaims(t *testing.T) {
 		t.Errorf("verify: %.0f allocations, want at most 3", got)
 	}
 }
+
+// TestAllocationsNestedClaims: a claims type with a nested struct, a
+// slice and a map is read in one pass by its plan (claimsjson.Taker), not
+// handed to encoding/json: the payload, aud, the nested struct, the slice
+// and the map's two allocations.
+func TestAllocationsNestedClaims(t *testing.T) {
+	type data struct {
+		Name  string            `json:"name"`
+		Roles []string          `json:"roles"`
+		Attrs map[string]string `json:"attrs"`
+	}
+	type nested struct {
+		jwt.Claims
+		Data *data `json:"data"`
+	}
+	k := mustKey(t, signet.HS256)
+	c := nested{Claims: jwt.Claims{Issuer: "https://issuer.example", Audience: jwt.Audience{"api"}, ExpiresAt: jwt.At(now.Add(time.Hour))},
+		Data: &data{Name: "Ada", Roles: []string{"admin", "dev"}, Attrs: map[string]string{"team": "engines"}}}
+	tok, err := jwt.Sign(k, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := jwt.Policy{Now: fixed(now), Audience: []string{"api"}}
+	if out, err := jwt.Verify[nested](k, tok, p); err != nil || out.Data == nil || out.Data.Attrs["team"] != "engines" || len(out.Data.Roles) != 2 {
+		t.Fatalf("%+v %v", out, err)
+	}
+	if got := testing.AllocsPerRun(100, func() { _, _ = jwt.Verify[nested](k, tok, p) }); got > 6 {
+		t.Errorf("verify: %.0f allocations, want at most 6", got)
+	}
+}

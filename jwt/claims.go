@@ -224,6 +224,12 @@ func decodeClaims(payload string, c *Claims) (has uint8, err error) {
 // caller's type would fold it: encoding/json would hand its value to the
 // caller's field for that claim, unchecked, and a Map or a raw payload
 // can end up there later.
+//
+// For a claims type with a Plan, take (non-nil) decodes the plan's members
+// as the reader meets them (claimsjson.Taker.Unregistered), and rest
+// records those a payload of the plain shape holds, which the plain-shape
+// read passes over (decodeClaimsFast); claimsjson.Finish takes the T from
+// either. Other types pass neither.
 func readClaims(payload string, c *Claims, at *instants, fold bool, rest *claimsjson.Rest, take *claimsjson.Taker) (has uint8, folded bool, err error) {
 	// The plain shape has no nested object: a payload with a brace past
 	// its first byte (in a string, at worst) goes straight to the general
@@ -235,32 +241,17 @@ func readClaims(payload string, c *Claims, at *instants, fold bool, rest *claims
 	}
 	*c = Claims{}
 	if rest != nil {
-		// The members the plan decodes, as positions, when the fold rule
-		// is checked on the way (decodeRest then need not check it) and
-		// no Taker decodes them as they come.
+		// Not the plain shape after all: take decodes the plan's members
+		// as they come, and what the plain-shape read recorded is dropped.
 		rest.Reset()
-		if take != nil {
-			rest = nil
-		}
 	}
 	var m jsonx.Members
 	m.Reset(payload, fold)
 	for m.NextName(payload) {
 		name := m.Name(payload)
 		if !claimcheck.Registered(name) {
-			if claim, ok := claimcheck.Variant(name); ok {
-				return 0, false, claimcheck.VariantError(name, claim)
-			}
-			if take != nil {
-				if taken, err := take.Take(&m, payload, name); err != nil {
-					return 0, false, err
-				} else if taken {
-					continue
-				}
-			}
-			if m.ScanValue(payload) && rest != nil {
-				// An escaped name is a copy, not a view: Add leaves rest unused.
-				rest.Add(payload, name, m.Value(payload))
+			if err := take.Unregistered(&m, payload, name); err != nil {
+				return 0, false, err
 			}
 			continue
 		}
@@ -304,9 +295,6 @@ func readClaims(payload string, c *Claims, at *instants, fold bool, rest *claims
 			return 0, false, fmt.Errorf("%w: claims: member names repeated or differing only in case", signet.ErrMalformed)
 		}
 		return 0, false, fmt.Errorf("%w: claims: %v", signet.ErrMalformed, err)
-	}
-	if rest != nil && fold {
-		rest.Done()
 	}
 	return has, fold, nil
 }

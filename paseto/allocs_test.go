@@ -59,3 +59,37 @@ func TestAllocationsCustomClaims(t *testing.T) {
 		t.Errorf("decrypt: %.0f allocations, want at most 2", got)
 	}
 }
+
+// TestAllocationsNestedClaims: a claims type with a nested struct, a
+// slice and a map is read in one pass by its plan (claimsjson.Taker), not
+// handed to encoding/json: the buffer, the nested struct, the slice and
+// the map's two allocations. Encrypting it allocates the token alone.
+func TestAllocationsNestedClaims(t *testing.T) {
+	type data struct {
+		Name  string            `json:"name"`
+		Roles []string          `json:"roles"`
+		Attrs map[string]string `json:"attrs"`
+	}
+	type nested struct {
+		paseto.Claims
+		Data *data `json:"data"`
+	}
+	k := key(t, signet.V4Local)
+	c := nested{Claims: paseto.Claims{Issuer: "i", Audience: "a", ExpiresAt: now.Add(time.Hour), IssuedAt: now},
+		Data: &data{Name: "Ada", Roles: []string{"admin", "dev"}, Attrs: map[string]string{"team": "engines"}}}
+	o := paseto.Options{Now: fixed(now)}
+	tok, err := paseto.Encrypt(k, c, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := paseto.Policy{Now: fixed(now), Audience: []string{"a"}}
+	if out, err := paseto.Decrypt[nested](k, tok, p); err != nil || out.Data == nil || out.Data.Attrs["team"] != "engines" || len(out.Data.Roles) != 2 {
+		t.Fatalf("%+v %v", out, err)
+	}
+	if got := testing.AllocsPerRun(100, func() { _, _ = paseto.Encrypt(k, c, o) }); got > 1 {
+		t.Errorf("encrypt: %.0f allocations, want 1", got)
+	}
+	if got := testing.AllocsPerRun(100, func() { _, _ = paseto.Decrypt[nested](k, tok, p) }); got > 5 {
+		t.Errorf("decrypt: %.0f allocations, want at most 5", got)
+	}
+}

@@ -109,14 +109,19 @@ func decodeClaims(payload string, c *Claims) (has uint8, err error) {
 
 // readClaims is decodeClaims; with fold, a payload that leaves the plain
 // shape is also held to the fold rule (jsonx.NewMembersFold), and folded
-// says so. A non-nil take decodes, as they come, the members its Plan
-// takes (in the general path; rest is then left unused).
+// says so.
 //
 // A member whose name is a registered claim's in other case ("AUD",
 // "Exp": claimcheck.Variant) is refused in every path, not only where the
 // caller's type would fold it: encoding/json would hand its value to the
 // caller's field for that claim, unchecked, and a Map or a raw payload
 // can end up there later.
+//
+// For a claims type with a Plan, take (non-nil) decodes the plan's members
+// as the reader meets them (claimsjson.Taker.Unregistered), and rest
+// records those a payload of the plain shape holds, which the plain-shape
+// read passes over (decodeClaimsFast); claimsjson.Finish takes the T from
+// either. Other types pass neither.
 func readClaims(payload string, c *Claims, fold bool, rest *claimsjson.Rest, take *claimsjson.Taker) (has uint8, folded bool, err error) {
 	// The plain shape has no nested object: a payload with a brace past
 	// its first byte (in a string, at worst) goes straight to the general
@@ -128,32 +133,17 @@ func readClaims(payload string, c *Claims, fold bool, rest *claimsjson.Rest, tak
 	}
 	*c = Claims{}
 	if rest != nil {
-		// The members the plan decodes, as positions, when the fold rule
-		// is checked on the way (decodeRest then need not check it) and
-		// no Taker decodes them as they come.
+		// Not the plain shape after all: take decodes the plan's members
+		// as they come, and what the plain-shape read recorded is dropped.
 		rest.Reset()
-		if take != nil {
-			rest = nil
-		}
 	}
 	var m jsonx.Members
 	m.Reset(payload, fold)
 	for m.NextName(payload) {
 		name := m.Name(payload)
 		if !claimcheck.Registered(name) {
-			if claim, ok := claimcheck.Variant(name); ok {
-				return 0, false, claimcheck.VariantError(name, claim)
-			}
-			if take != nil {
-				if taken, err := take.Take(&m, payload, name); err != nil {
-					return 0, false, err
-				} else if taken {
-					continue
-				}
-			}
-			if m.ScanValue(payload) && rest != nil {
-				// An escaped name is a copy, not a view: Add leaves rest unused.
-				rest.Add(payload, name, m.Value(payload))
+			if err := take.Unregistered(&m, payload, name); err != nil {
+				return 0, false, err
 			}
 			continue
 		}
@@ -190,9 +180,6 @@ func readClaims(payload string, c *Claims, fold bool, rest *claimsjson.Rest, tak
 			return 0, false, fmt.Errorf("%w: payload: member names repeated or differing only in case", signet.ErrMalformed)
 		}
 		return 0, false, fmt.Errorf("%w: payload: %v", signet.ErrMalformed, err)
-	}
-	if rest != nil && fold {
-		rest.Done()
 	}
 	return has, fold, nil
 }

@@ -8,6 +8,7 @@ import (
 	"unsafe"
 
 	"github.com/signet-go/signet"
+	"github.com/signet-go/signet/internal/claimcheck"
 	"github.com/signet-go/signet/internal/jsonx"
 )
 
@@ -576,6 +577,26 @@ func NewTaker[T any](pl *Plan, out *T) Taker {
 	}
 	// out itself, left where the caller keeps it (see noescape).
 	return Taker{pl: pl, v: noescape(unsafe.Pointer(out))}
+}
+
+// Unregistered reads, for a format's claims reader, a member that is not
+// a registered claim, whose name m (over payload) has stopped at with
+// NextName: a variant spelling of a registered claim is refused
+// (claimcheck.VariantError), a member t's Plan has a field for is taken
+// (Take), and any other is skipped, its value validated (ScanValue). t may
+// be nil (a claims type without a Plan). An error of the JSON text stays
+// in m (m.Err).
+func (t *Taker) Unregistered(m *jsonx.Members, payload, name string) error {
+	if claim, ok := claimcheck.Variant(name); ok {
+		return claimcheck.VariantError(name, claim)
+	}
+	if t != nil {
+		if taken, err := t.Take(m, payload, name); err != nil || taken {
+			return err
+		}
+	}
+	m.ScanValue(payload)
+	return nil
 }
 
 // Take decodes the member name, which m (over payload) has stopped at
