@@ -10,7 +10,8 @@
 // codes them with encoding/json's exact bytes and results (differential
 // tests and fuzzing hold it to that). It writes with Plan.Append, and
 // reads with one validating reader: the format's claims reader hands it
-// each member it takes as it walks the payload (Taker.Take), or, when it
+// each member it takes as it walks the payload (Taker.Unregistered, which
+// refuses a variant spelling of a registered claim, then Take), or, when it
 // read the payload in the plain shape, the members it passed over (Rest),
 // which Finish reads at their positions rather than scanning the payload
 // again. Errors of the text come from Take, before the format checks the

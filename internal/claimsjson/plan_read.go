@@ -551,9 +551,11 @@ func readAny(r *reader, i, depth int) (any, int) {
 // Taker decodes, for a format's claims reader, the members of a claims
 // set that the Plan's fields take, as the reader meets them: the reader
 // walks the top-level object with jsonx.Members (NextName) and hands each
-// member that is not a registered claim to Take, which decodes and
-// validates its value in one pass, or leaves it to the reader. Finish
-// then returns the T.
+// member that is not a registered claim to Unregistered, which refuses a
+// variant spelling of a registered claim and passes the rest to Take:
+// Take decodes and validates the value in one pass when the Plan has a
+// field for it, and Unregistered otherwise skips it. Finish then returns
+// the T.
 //
 // The T is the caller's own variable (NewTaker), kept where the caller
 // keeps it, or, for a Plan of a pointer type, a new struct.
