@@ -50,11 +50,19 @@ func issueV4Local[T any](key *signet.Key, claims T, o *Options) (string, error) 
 		// or encoding/json's), never the caller's memory. What the
 		// encoder wrote to st.msg before it grew away from it, or before
 		// an error (or a panic in a MarshalJSON), is of unknown length.
-		if !sameArray(m, st.msg) {
+		same := sameArray(m, st.msg)
+		if !same {
 			clear(st.msg[:cap(st.msg)])
 		}
 		clear(m)
 		if m != nil && cap(m) <= maxPooledMsg {
+			if !same {
+				// A new array (unsafex.MakeNoZero's, when appendString
+				// grew it): past m's length lie a freed object's bytes,
+				// a decrypted token's plaintext maybe, which the pool
+				// must not keep.
+				clear(m[len(m):cap(m)])
+			}
 			st.msg = m[:0]
 		}
 		p.put(st)
