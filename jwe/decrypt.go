@@ -12,6 +12,7 @@ import (
 	"github.com/signet-go/signet"
 	"github.com/signet-go/signet/internal/b64"
 	"github.com/signet-go/signet/internal/clip"
+	"github.com/signet-go/signet/internal/joseheader"
 	"github.com/signet-go/signet/internal/jsonx"
 	"github.com/signet-go/signet/internal/unsafex"
 	"github.com/signet-go/signet/jwt"
@@ -204,7 +205,7 @@ func decryptAny(keys signet.Keys, token string, p *Policy, wantHeader bool) ([]b
 	if c == nil {
 		return nil, decrypted{}, fmt.Errorf("%w: enc %q", signet.ErrUnsupported, clip.String(h.enc))
 	}
-	cands, err := selectKeys(keys, h.kid, m.alg)
+	cands, err := joseheader.SelectKeys(keys, h.kid, m.alg)
 	if err != nil {
 		return nil, decrypted{}, err
 	}
@@ -461,24 +462,4 @@ func checkType(want, typ string) error {
 		return nil
 	}
 	return fmt.Errorf("%w: typ %q", signet.ErrType, clip.String(typ))
-}
-
-// selectKeys calls the concrete Select of signet's key types directly, so
-// that the key ID, a view of a stack buffer, is known not to escape; a
-// signet.CachedKeys is looked up in its cached set first (as package jwt
-// does), and other Keys get copies.
-func selectKeys(keys signet.Keys, kid string, alg signet.Algorithm) (signet.Candidates, error) {
-	switch ks := keys.(type) {
-	case *signet.Key:
-		return ks.Select(kid, alg)
-	case *signet.KeySet:
-		return ks.Select(kid, alg)
-	case signet.CachedKeys:
-		if set := ks.Cached(); set != nil {
-			if c, err := set.Select(kid, alg); err == nil {
-				return c, nil
-			}
-		}
-	}
-	return keys.Select(strings.Clone(kid), alg)
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/signet-go/signet/internal/b64"
 	"github.com/signet-go/signet/internal/claimsjson"
 	"github.com/signet-go/signet/internal/clip"
+	"github.com/signet-go/signet/internal/joseheader"
 	"github.com/signet-go/signet/internal/jsonx"
 	"github.com/signet-go/signet/internal/unsafex"
 )
@@ -169,7 +170,7 @@ func verify(keys signet.Keys, token string, p *Policy) (Header, string, error) {
 		// one of its keys for a JWS.
 		return Header{}, "", fmt.Errorf("%w: %q is not a JWS algorithm", signet.ErrAlgorithmMismatch, clip.String(string(h.Algorithm)))
 	}
-	cands, err := selectKeys(keys, h.KeyID, h.Algorithm)
+	cands, err := joseheader.SelectKeys(keys, h.KeyID, h.Algorithm)
 	if err != nil {
 		return Header{}, "", err
 	}
@@ -208,28 +209,6 @@ func verify(keys signet.Keys, token string, p *Policy) (Header, string, error) {
 		out.KeyID, out.Type, out.ContentType = strings.Clone(h.KeyID), jsonx.Intern(h.Type), jsonx.Intern(h.ContentType)
 	}
 	return out, unsafex.String(pb), nil // pb, a fresh buffer, is not written again
-}
-
-// selectKeys calls the concrete Select of signet's key types directly, so
-// that the key ID, a view of a stack buffer, is known not to escape. A
-// signet.CachedKeys (jwks.Remote) is looked up the same way in its cached
-// set; only a miss goes to its Select (which may refetch), with copies.
-func selectKeys(keys signet.Keys, kid string, alg signet.Algorithm) (signet.Candidates, error) {
-	switch ks := keys.(type) {
-	case *signet.Key:
-		return ks.Select(kid, alg)
-	case *signet.KeySet:
-		return ks.Select(kid, alg)
-	case signet.CachedKeys:
-		// A hit in the cached set costs a KeySet lookup; only a miss goes
-		// to the source (which may refetch), with copies it may keep.
-		if set := ks.Cached(); set != nil {
-			if c, err := set.Select(kid, alg); err == nil {
-				return c, nil
-			}
-		}
-	}
-	return keys.Select(strings.Clone(kid), signet.Algorithm(strings.Clone(string(alg))))
 }
 
 // decodeSegment decodes strict unpadded base64url into buf, or a new buffer

@@ -1,6 +1,7 @@
 // Package joseheader holds the rules that the protected headers of a JWS
 // (package jwt) and of a JWE (package jwe) share: how typ and cty values
-// compare, and why a crit member is refused.
+// compare, why a crit member is refused, and how a header's kid and alg
+// select the keys to try.
 package joseheader
 
 import (
@@ -45,4 +46,26 @@ func CritError(v string) error {
 		return fmt.Errorf("%w: crit must be a non-empty array of names", signet.ErrMalformed)
 	}
 	return fmt.Errorf("%w: critical header extension %q", signet.ErrUnsupported, names)
+}
+
+// SelectKeys returns the keys of keys that a header's kid and alg select.
+// It calls the concrete Select of signet's key types directly, so that
+// kid and alg, views of a stack buffer in the caller, are known not to
+// escape. A signet.CachedKeys (jwks.Remote) is looked up the same way in
+// its cached set; only a miss goes to its Select (which may refetch),
+// and any other Keys implementation gets copies it may keep.
+func SelectKeys(keys signet.Keys, kid string, alg signet.Algorithm) (signet.Candidates, error) {
+	switch ks := keys.(type) {
+	case *signet.Key:
+		return ks.Select(kid, alg)
+	case *signet.KeySet:
+		return ks.Select(kid, alg)
+	case signet.CachedKeys:
+		if set := ks.Cached(); set != nil {
+			if c, err := set.Select(kid, alg); err == nil {
+				return c, nil
+			}
+		}
+	}
+	return keys.Select(strings.Clone(kid), signet.Algorithm(strings.Clone(string(alg))))
 }
