@@ -191,7 +191,7 @@ func decryptAny(keys signet.Keys, token string, p *Policy, wantHeader bool) ([]b
 			return nil, decrypted{}, err
 		}
 	}
-	if err := checkType(p.Type, h.typ); err != nil {
+	if err := joseheader.CheckType(p.Type, h.typ); err != nil {
 		return nil, decrypted{}, err
 	}
 	m := kmOfName(h.alg)
@@ -290,7 +290,7 @@ func decryptAny(keys signet.Keys, token string, p *Policy, wantHeader bool) ([]b
 		}
 		var pt []byte
 		if pt, err = ck.open(ct, iv, tag, aad); err == nil {
-			d := decrypted{nested: sameType(h.cty, "JWT")}
+			d := decrypted{nested: joseheader.SameType(h.cty, "JWT")}
 			if wantHeader {
 				d.hdr = Header{Algorithm: m.alg, Encryption: c.enc, KeyID: strings.Clone(h.kid), Type: jsonx.Intern(h.typ), ContentType: jsonx.Intern(h.cty)}
 			}
@@ -450,16 +450,4 @@ func (st *keyState) unwrapKW(kek cipher.Block, ek []byte) (*contentKey, error) {
 	}
 	defer clear(cek)
 	return newContentKey(st.ce, cek)
-}
-
-// checkType applies Policy.Type to the header's typ, as jwt does.
-func checkType(want, typ string) error {
-	if want == "" {
-		if typ == "" || sameType(typ, "JWT") {
-			return nil
-		}
-	} else if sameType(typ, want) {
-		return nil
-	}
-	return fmt.Errorf("%w: typ %q", signet.ErrType, clip.String(typ))
 }

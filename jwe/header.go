@@ -278,7 +278,3 @@ func decodeB64(s, what string, max int) ([]byte, error) {
 	}
 	return out, nil
 }
-
-// sameType compares typ and cty values as a JWS's do
-// (joseheader.SameType).
-func sameType(a, b string) bool { return joseheader.SameType(a, b) }

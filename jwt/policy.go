@@ -6,8 +6,6 @@ import (
 
 	"github.com/signet-go/signet"
 	"github.com/signet-go/signet/internal/claimcheck"
-	"github.com/signet-go/signet/internal/clip"
-	"github.com/signet-go/signet/internal/joseheader"
 )
 
 // DefaultMaxSize is the largest token accepted when Policy.MaxSize is zero.
@@ -71,19 +69,6 @@ func (p *Policy) check() (maxSize int, err error) {
 		return 0, fmt.Errorf("%w: negative MaxSize", errPolicy)
 	}
 	return p.MaxSize, nil
-}
-
-// checkType applies the typ rule to the header's typ.
-func (p *Policy) checkType(typ string) error {
-	want := p.Type
-	if want == "" {
-		if typ == "" || typ == "JWT" || joseheader.SameType(typ, "JWT") {
-			return nil
-		}
-	} else if joseheader.SameType(typ, want) {
-		return nil
-	}
-	return fmt.Errorf("%w: typ %q", signet.ErrType, clip.String(typ))
 }
 
 // rules are the claim rules of p.

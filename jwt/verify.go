@@ -162,7 +162,7 @@ func verify(keys signet.Keys, token string, p *Policy) (Header, string, error) {
 			return Header{}, "", err
 		}
 	}
-	if err := p.checkType(h.Type); err != nil {
+	if err := joseheader.CheckType(p.Type, h.Type); err != nil {
 		return Header{}, "", err
 	}
 	if !h.Algorithm.IsJWS() {

@@ -1,6 +1,6 @@
 // Package joseheader holds the rules that the protected headers of a JWS
 // (package jwt) and of a JWE (package jwe) share: how typ and cty values
-// compare, why a crit member is refused, and how a header's kid and alg
+// compare and which a policy accepts, why a crit member is refused, and how a header's kid and alg
 // select the keys to try.
 package joseheader
 
@@ -24,6 +24,21 @@ func SameType(a, b string) bool {
 		b = b[len(prefix):]
 	}
 	return strings.EqualFold(a, b)
+}
+
+// CheckType applies a policy's typ rule to a header's typ: with want
+// empty, typ may be absent or JWT (RFC 8725 §3.11 leaves other values to
+// explicit typing), else it must be want; values compare as SameType
+// says. The error wraps signet.ErrType.
+func CheckType(want, typ string) error {
+	if want == "" {
+		if typ == "" || typ == "JWT" || SameType(typ, "JWT") {
+			return nil
+		}
+	} else if SameType(typ, want) {
+		return nil
+	}
+	return fmt.Errorf("%w: typ %q", signet.ErrType, clip.String(typ))
 }
 
 // CritError explains why the crit header member v (raw JSON) is refused:

@@ -48,3 +48,23 @@ func TestCritError(t *testing.T) {
 		}
 	}
 }
+
+func TestCheckType(t *testing.T) {
+	for _, tt := range []struct {
+		want, typ string
+		ok        bool
+	}{
+		{"", "", true},
+		{"", "JWT", true},
+		{"", "application/jwt", true},
+		{"", "at+jwt", false},
+		{"at+jwt", "application/AT+JWT", true},
+		{"at+jwt", "JWT", false},
+		{"at+jwt", "", false},
+	} {
+		err := CheckType(tt.want, tt.typ)
+		if tt.ok != (err == nil) || err != nil && !errors.Is(err, signet.ErrType) {
+			t.Errorf("CheckType(%q, %q) = %v, want ok %v", tt.want, tt.typ, err, tt.ok)
+		}
+	}
+}
