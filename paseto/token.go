@@ -47,23 +47,20 @@ func issueV4Local[T any](key *signet.Key, claims T, o *Options) (string, error) 
 	var m []byte
 	defer func() {
 		// m is st.msg's array or one the encoder made (grown by append,
-		// or encoding/json's), never the caller's memory. What the
-		// encoder wrote to st.msg before it grew away from it, or before
-		// an error (or a panic in a MarshalJSON), is of unknown length.
-		same := sameArray(m, st.msg)
-		if !same {
+		// or encoding/json's), never the caller's memory. When it is not
+		// st.msg's, what the encoder wrote to st.msg before it grew away
+		// (or before an error, or a panic in a MarshalJSON) is of unknown
+		// length, and past m's length lie a freed object's bytes
+		// (unsafex.MakeNoZero's array), a decrypted token's plaintext
+		// maybe: both arrays are cleared whole.
+		if sameArray(m, st.msg) {
+			clear(m)
+		} else {
 			clear(st.msg[:cap(st.msg)])
-		}
-		clear(m)
-		if m != nil && cap(m) <= maxPooledMsg {
-			if !same {
-				// A new array (unsafex.MakeNoZero's, when appendString
-				// grew it): past m's length lie a freed object's bytes,
-				// a decrypted token's plaintext maybe, which the pool
-				// must not keep.
-				clear(m[len(m):cap(m)])
+			clear(m[:cap(m)])
+			if m != nil && cap(m) <= maxPooledMsg {
+				st.msg = m[:0]
 			}
-			st.msg = m[:0]
 		}
 		p.put(st)
 	}()
