@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/signet-go/signet"
+	"github.com/signet-go/signet/internal/tokentest"
 	"github.com/signet-go/signet/jwt"
 )
 
@@ -138,18 +139,13 @@ func TestAllocationsCustomClaims(t *testing.T) {
 // handed to encoding/json: the payload, aud, the nested struct, the slice
 // and the map's two allocations.
 func TestAllocationsNestedClaims(t *testing.T) {
-	type data struct {
-		Name  string            `json:"name"`
-		Roles []string          `json:"roles"`
-		Attrs map[string]string `json:"attrs"`
-	}
 	type nested struct {
 		jwt.Claims
-		Data *data `json:"data"`
+		Data *tokentest.Nested `json:"data"`
 	}
 	k := mustKey(t, signet.HS256)
 	c := nested{Claims: jwt.Claims{Issuer: "https://issuer.example", Audience: jwt.Audience{"api"}, ExpiresAt: jwt.At(now.Add(time.Hour))},
-		Data: &data{Name: "Ada", Roles: []string{"admin", "dev"}, Attrs: map[string]string{"team": "engines"}}}
+		Data: &tokentest.Nested{Name: "Ada", Roles: []string{"admin", "dev"}, Attrs: map[string]string{"team": "engines"}}}
 	tok, err := jwt.Sign(k, c)
 	if err != nil {
 		t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/signet-go/signet"
+	"github.com/signet-go/signet/internal/tokentest"
 	"github.com/signet-go/signet/paseto"
 )
 
@@ -65,18 +66,13 @@ func TestAllocationsCustomClaims(t *testing.T) {
 // handed to encoding/json: the buffer, the nested struct, the slice and
 // the map's two allocations. Encrypting it allocates the token alone.
 func TestAllocationsNestedClaims(t *testing.T) {
-	type data struct {
-		Name  string            `json:"name"`
-		Roles []string          `json:"roles"`
-		Attrs map[string]string `json:"attrs"`
-	}
 	type nested struct {
 		paseto.Claims
-		Data *data `json:"data"`
+		Data *tokentest.Nested `json:"data"`
 	}
 	k := key(t, signet.V4Local)
 	c := nested{Claims: paseto.Claims{Issuer: "i", Audience: "a", ExpiresAt: now.Add(time.Hour), IssuedAt: now},
-		Data: &data{Name: "Ada", Roles: []string{"admin", "dev"}, Attrs: map[string]string{"team": "engines"}}}
+		Data: &tokentest.Nested{Name: "Ada", Roles: []string{"admin", "dev"}, Attrs: map[string]string{"team": "engines"}}}
 	o := paseto.Options{Now: fixed(now)}
 	tok, err := paseto.Encrypt(k, c, o)
 	if err != nil {

@@ -1,7 +1,8 @@
 // Package tokentest holds the test helpers that jwt's, paseto's, jwe's
 // and jwk's tests share: Keys implementations that count or flood the
 // candidates a verifier is offered, the case variants of the registered
-// claim names, and base64url test vectors decoded. Only tests import it.
+// claim names, base64url test vectors decoded, and a nested claims member
+// (Nested). Only tests import it.
 package tokentest
 
 import (
@@ -74,4 +75,13 @@ func Unb64(t testing.TB, s string) []byte {
 		t.Fatalf("%q: %v", s, err)
 	}
 	return b
+}
+
+// Nested is a claims member with a string, a slice and a map: what a
+// plan reads in one pass (claimsjson.Taker) rather than handing the
+// payload to encoding/json, pinned by jwt's and paseto's allocation tests.
+type Nested struct {
+	Name  string            `json:"name"`
+	Roles []string          `json:"roles"`
+	Attrs map[string]string `json:"attrs"`
 }
