@@ -1,0 +1,149 @@
+package claimsjson
+
+import (
+	"github.com/signet-go/signet/internal/jsonx"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// Types whose pointer fields reach other structs: the reader allocates
+// each *blkProfile together with its *blkAddr and *blkMeta (ptrBlock).
+type blkAddr struct {
+	City string `json:"city"`
+	Zip  *int   `json:"zip"`
+}
+
+type blkMeta struct {
+	Tags []string          `json:"tags"`
+	N    int8              `json:"n"`
+	Sub  *blkAddr          `json:"sub"`
+	Any  any               `json:"any"`
+	M    map[string]string `json:"m"`
+}
+
+type blkProfile struct {
+	Name  string      `json:"name"`
+	Addr  *blkAddr    `json:"addr"`
+	Meta  *blkMeta    `json:"meta"`
+	Self  *blkProfile `json:"self"`
+	Empty *struct{}   `json:"empty"`
+	Alt   *blkAddr    `json:"alt"`
+}
+
+type withBlock struct {
+	testReg
+	P  *blkProfile   `json:"p"`
+	PS []*blkProfile `json:"ps"`
+	PP **blkProfile  `json:"pp"`
+}
+
+var blockCases = []string{
+	`{}`,
+	`{"p":null}`,
+	`{"p":{}}`,
+	`{"p":{"name":"a","addr":{"city":"c","zip":7},"meta":{"tags":["x"],"n":-128,"sub":{"city":"s"}},"empty":{},"alt":{"city":"alt"}}}`,
+	`{"p":{"addr":null,"meta":null,"empty":null,"alt":null,"self":null}}`,
+	`{"p":{"self":{"addr":{"city":"inner"},"self":{"meta":{"n":1}}}}}`,
+	`{"ps":[{"addr":{"city":"0"}},null,{"meta":{"any":[1,{"a":null}]}},{}]}`,
+	`{"pp":{"addr":{"city":"pp"}}}`, `{"pp":null}`,
+	// Errors and refusals in a block's parts.
+	`{"p":{"addr":{"city":"a"},"addr":{"city":"b"}}}`,
+	`{"p":{"addr":{"city":"a"},"ADDR":{"city":"b"}}}`,
+	`{"p":{"Addr":{"city":"a"}}}`,
+	`{"p":{"addr":{"city":"a","CITY":"b"}}}`,
+	`{"p":{"addr":"x"}}`, `{"p":{"addr":[]}}`, `{"p":{"addr":1}}`, `{"p":{"addr":true}}`,
+	`{"p":{"meta":{"n":128}}}`, `{"p":{"meta":{"n":-129}}}`, `{"p":{"meta":{"n":1e2}}}`,
+	`{"p":{"meta":{"sub":{"zip":1.5}}}}`,
+	`{"p":{"addr":{"zip":"1"}},"name":"later"}`,
+	`{"p":{"addr":nul}}`, `{"p":{"addr":nulls}}`,
+	`{"p":{"addr":{"city":"\ud800"}}}`,
+	`{"p":{"addr":{"city":"` + "\xff" + `"}}}`,
+	`{"p":{"meta":{"m":{"a":"b","A":"c"}}}}`,
+	`{"p":{"meta":{"any":{"a":1,"A":2}}}}`,
+	`{"p":{"name":"n","unknown":{"x":[1,2,{"y":{}}]},"addr":{"city":"after"}}}`,
+	`{"p":{"unknown":1,"UNKNOWN":2}}`,
+	`{"p":{"\u0061ddr":{"city":"esc"}}}`,
+	`{"p":{"addr":{"city":"c"},"a\u0064dr":{"city":"esc dup"}}}`,
+	`{"p":` + strings.Repeat(`{"self":`, 40) + `{}` + strings.Repeat(`}`, 40) + `}`,
+	`{"p":` + strings.Repeat(`{"self":`, 200) + `{}` + strings.Repeat(`}`, 200) + `}`,
+	`{"p":{"meta":{"any":` + strings.Repeat(`[`, 200) + strings.Repeat(`]`, 200) + `}}}`,
+}
+
+// TestBlockDecode holds the one-block allocation of a pointer to a
+// struct and its pointer fields' structs (ptrBlock) to encoding/json's
+// results, errors and refusals (the differential checkDecode), and
+// checks that the values survive collections: the block's type tells the
+// collector where its pointers are.
+func TestBlockDecode(t *testing.T) {
+	if pl := PlanFor[withBlock](testFilter); pl == nil {
+		t.Fatal("withBlock has no plan")
+	}
+	for _, p := range blockCases {
+		if jsonx.Valid(p) == nil {
+			if checkDecode[withBlock](t, p)+checkDecode[*withBlock](t, p) == 0 {
+				t.Errorf("%s: not compared", p)
+			}
+			continue
+		}
+		// Text jsonx refuses (a repeated name, bad UTF-8 or literal, too
+		// deep): an error of the text, and no value.
+		for _, pl := range []*Plan{PlanFor[withBlock](testFilter), PlanFor[*withBlock](testFilter)} {
+			var out withBlock
+			take := NewTaker(pl, &out)
+			if pl.ptr {
+				var po *withBlock
+				take = NewTaker(pl, &po)
+			}
+			var m jsonx.Members
+			m.Reset(p, true)
+			var err error
+			for err == nil && m.NextName(p) {
+				if taken, e := take.Take(&m, p, m.Name(p)); e != nil || !taken {
+					err = e
+					if !taken {
+						m.ScanValue(p)
+					}
+				}
+			}
+			if err == nil {
+				err = m.Err()
+			}
+			if err == nil {
+				t.Errorf("%s: no error", p)
+			}
+		}
+	}
+	pl := PlanFor[withBlock](testFilter)
+	var keep []withBlock
+	for i := 0; i < 200; i++ {
+		p := `{"p":{"name":"n","addr":{"city":"c` + strings.Repeat("x", i%7) + `","zip":5},"meta":{"tags":["t"],"any":{"k":["v"]}},"alt":{"city":"alt"}}}`
+		out, ok, err := takeInto[withBlock](pl, p, &testReg{})
+		if !ok || err != nil {
+			t.Fatal(ok, err)
+		}
+		keep = append(keep, out)
+		runtime.GC()
+	}
+	for i, v := range keep {
+		if v.P.Addr.City != "c"+strings.Repeat("x", i%7) || *v.P.Addr.Zip != 5 || v.P.Meta.Tags[0] != "t" || v.P.Alt.City != "alt" ||
+			v.P.Meta.Any.(map[string]any)["k"].([]any)[0] != "v" {
+			t.Fatalf("%d: %+v", i, v.P)
+		}
+	}
+}
+
+// FuzzBlockDecode is FuzzPlanDecode for the types with ptrBlocks.
+func FuzzBlockDecode(f *testing.F) {
+	for _, p := range blockCases {
+		f.Add(p)
+	}
+	f.Fuzz(func(t *testing.T, payload string) {
+		if len(payload) > MaxSplit {
+			return
+		}
+		checkDecode[withBlock](t, payload)
+		checkDecode[*withBlock](t, payload)
+		_, _, _ = takeInto[withBlock](PlanFor[withBlock](testFilter), payload, &testReg{})
+	})
+}
