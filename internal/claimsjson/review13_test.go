@@ -147,3 +147,51 @@ func FuzzBlockDecode(f *testing.F) {
 		_, _, _ = takeInto[withBlock](PlanFor[withBlock](testFilter), payload, &testReg{})
 	})
 }
+
+// TestDepthBoundary: at and around jsonx.MaxDepth, the plan's reader
+// refuses exactly what jsonx refuses (ErrDepth, not a stack overflow, nor
+// a value jsonx would not have let through), in every recursive codec:
+// interface values, nested slices, structs in slices, pointers with and
+// without a block.
+func TestDepthBoundary(t *testing.T) {
+	wrap := func(open, close string, d int, inner string) string {
+		return strings.Repeat(open, d) + inner + strings.Repeat(close, d)
+	}
+	seen := map[[2]int]bool{} // case, valid: each case is tried on both sides of the limit
+	for d := jsonx.MaxDepth - 3; d <= jsonx.MaxDepth+2; d++ {
+		cases := []string{
+			`{"any":` + wrap("[", "]", d-1, "1") + `}`,
+			`{"any":` + wrap(`{"a":`, "}", d-1, "1") + `}`,
+			`{"ma":` + wrap(`{"a":`, "}", d-1, "1") + `}`,
+			`{"in":` + wrap(`{"next":`, "}", d-2, "{}") + `}`,
+			`{"in":` + wrap(`{"kids":[`, "]}", (d-2)/2, "{}") + `}`,
+			`{"data":` + wrap(`{"next":`, "}", d-2, `{"roles":["x"]}`) + `}`,
+		}
+		for n, p := range cases {
+			valid := jsonx.Valid(p) == nil
+			if valid {
+				seen[[2]int{n, 1}] = true
+			} else {
+				seen[[2]int{n, 0}] = true
+			}
+			for _, run := range []func() error{
+				func() error { _, _, err := takeInto[nested](PlanFor[nested](testFilter), p, &testReg{}); return err },
+				func() error { _, _, err := takeInto[*nested](PlanFor[*nested](testFilter), p, &testReg{}); return err },
+			} {
+				if err := run(); (err == nil) != valid {
+					t.Errorf("depth %d %.40s…: jsonx valid %v, plan error %v", d, p, valid, err)
+				}
+			}
+			if valid {
+				checkDecode[nested](t, p)
+			}
+		}
+		bp := `{"p":` + wrap(`{"self":`, "}", d-2, `{"addr":{"city":"c"}}`) + `}`
+		if _, _, err := takeInto[withBlock](PlanFor[withBlock](testFilter), bp, &testReg{}); (err == nil) != (jsonx.Valid(bp) == nil) {
+			t.Errorf("depth %d block: jsonx valid %v, plan error %v", d, jsonx.Valid(bp) == nil, err)
+		}
+	}
+	if len(seen) != 2*6 {
+		t.Errorf("not every case crossed the limit: %v", seen)
+	}
+}
