@@ -255,6 +255,7 @@ func newPlan(t reflect.Type, claims reflect.Type) *Plan {
 		return nil
 	}
 	b.setBlocks()
+	b.markCycles()
 	p.fields, p.off = fields, skipped[0]
 	return p
 }

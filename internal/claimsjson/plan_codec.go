@@ -35,6 +35,10 @@ type codec struct {
 	// it: the struct and the structs its pointer fields point to, in one
 	// allocation (see blockOf).
 	block *ptrBlock
+	// cycle, for a pointer, says that its elements are pointers that
+	// lead back to it (type P *P): no value ends the chain, so the
+	// reader takes none but null (see markCycles).
+	cycle bool
 }
 
 // ptrBlock is a struct allocated with the structs that its pointer
@@ -54,6 +58,25 @@ func (b *builder) setBlocks() {
 	for _, c := range b.codecs {
 		if c.kind == kPtr && c.elem.kind == kStruct {
 			c.block = blockOf(c)
+		}
+	}
+}
+
+// markCycles marks every pointer codec b made whose chain of pointers
+// leads back to itself (type P *P, or type A *B with type B *A).
+// encoding/json, given a value for one, allocates pointers for ever; the
+// reader, which does not count pointers as depth, would recurse until the
+// stack overflowed, a fatal error.
+func (b *builder) markCycles() {
+	for _, c := range b.codecs {
+		if c.kind != kPtr {
+			continue
+		}
+		for e, n := c.elem, 0; e.kind == kPtr && n <= len(b.codecs); e, n = e.elem, n+1 {
+			if e == c {
+				c.cycle = true
+				break
+			}
 		}
 	}
 }

@@ -147,7 +147,9 @@ func (r *reader) open(i, depth int, closing byte) (next int, empty bool) {
 // is, a zero slice, map, pointer or interface value being nil, except
 // that a kJSON value gets it too), validating it as it goes, and
 // returns its end: -1 with r.err set on text jsonx refuses, -1 with r.err
-// nil on a value encoding/json would not store in p's type.
+// nil on a value encoding/json would not store in p's type, or, for a
+// pointer type that points to itself (c.cycle), on any value but null
+// (encoding/json never returns from one).
 func (c *codec) read(r *reader, i, depth int, p unsafe.Pointer) int {
 	s := r.s
 	if i >= len(s) {
@@ -202,6 +204,9 @@ func (c *codec) read(r *reader, i, depth int, p unsafe.Pointer) int {
 		}
 		return end
 	case kPtr:
+		if c.cycle {
+			return -1 // no value ends a chain of pointers to pointers that loops
+		}
 		if c.block != nil {
 			if ch != '{' {
 				return -1

@@ -1,6 +1,11 @@
 package claimsjson
 
 import (
+	"errors"
+	"runtime/debug"
+	"unsafe"
+
+	"github.com/signet-go/signet"
 	"github.com/signet-go/signet/internal/jsonx"
 	"runtime"
 	"strings"
@@ -193,5 +198,60 @@ func TestDepthBoundary(t *testing.T) {
 	}
 	if len(seen) != 2*6 {
 		t.Errorf("not every case crossed the limit: %v", seen)
+	}
+}
+
+// selfPtr and the pair ptrA, ptrB are pointer types that point to
+// themselves: no value ends the chain (encoding/json, allocating one
+// pointer after another, never returns).
+type selfPtr *selfPtr
+
+type ptrA *ptrB
+type ptrB *ptrA
+
+type withSelfPtr struct {
+	testReg
+	X  selfPtr   `json:"x"`
+	A  ptrA      `json:"a"`
+	XS []selfPtr `json:"xs"`
+	S  string    `json:"s"`
+}
+
+// TestPointerCycleType: a claims type with a pointer type that points to
+// itself, directly or through another, is read without recursing for
+// ever (a fatal stack overflow: no recover stops it, and a verified token
+// of the issuer's was enough). null leaves it nil, as encoding/json
+// does; any other value is refused as one of a type its field does not
+// take (signet.ErrMalformed), in the Take path and from a Rest.
+func TestPointerCycleType(t *testing.T) {
+	defer debug.SetMaxStack(debug.SetMaxStack(64 << 20)) // a regression fails fast
+	pl := PlanFor[withSelfPtr](testFilter)
+	if pl == nil {
+		t.Fatal("withSelfPtr has no plan")
+	}
+	for _, p := range []string{`{"x":1}`, `{"x":"s"}`, `{"x":{}}`, `{"x":[]}`, `{"a":true}`, `{"xs":[null,1]}`, `{"s":"ok","x":{"y":1}}`} {
+		out, ok, err := takeInto[withSelfPtr](pl, p, &testReg{})
+		if !ok || !errors.Is(err, signet.ErrMalformed) || out.X != nil || out.S != "" {
+			t.Errorf("Take %s: %v %v %+v", p, ok, err, out)
+		}
+		if rest := restOf(p); rest != nil {
+			out, ok, err := restInto[withSelfPtr](pl, p, rest, false, &testReg{})
+			if !ok || !errors.Is(err, signet.ErrMalformed) || out.X != nil {
+				t.Errorf("Rest %s: %v %v %+v", p, ok, err, out)
+			}
+		}
+	}
+	out, ok, err := takeInto[withSelfPtr](pl, `{"x":null,"a":null,"xs":[null],"s":"ok"}`, &testReg{})
+	if !ok || err != nil || out.X != nil || out.A != nil || len(out.XS) != 1 || out.XS[0] != nil || out.S != "ok" {
+		t.Errorf("nulls: %v %v %+v", ok, err, out)
+	}
+	// Encoding: nil is null; a pointer to itself is a cycle, refused.
+	var x selfPtr
+	x = &x
+	if _, err := pl.Append([]byte(`{}`), unsafe.Pointer(&withSelfPtr{X: x})); !errors.Is(err, signet.ErrMalformed) {
+		t.Errorf("encode a pointer to itself: %v", err)
+	}
+	if b, err := pl.Append([]byte(`{}`), unsafe.Pointer(&withSelfPtr{})); err != nil || string(b) != `{"x":null,"a":null,"xs":null,"s":""}` {
+		t.Errorf("encode nil: %s %v", b, err)
 	}
 }
