@@ -268,8 +268,10 @@ func (st *keyState) pbes2KEK(p2s []byte, count int) (cipher.Block, error) {
 	salt = append(append(append(salt, st.km.alg...), 0), p2s...)
 	k, err := pbkdf2.Key(st.km.hash.New, string(st.password), salt, count, st.km.kekSize)
 	if err != nil {
-		return nil, fmt.Errorf("jwe: PBES2: %w", err)
+		// Only a FIPS 140-only mode refuses PBKDF2 with these parameters.
+		return nil, fmt.Errorf("%w: jwe: PBES2 key derivation: %w", signet.ErrUnsupported, err)
 	}
+	defer clear(k) // the cipher keeps its own schedule
 	return aes.NewCipher(k)
 }
 
