@@ -2,14 +2,14 @@ package claimsjson
 
 import (
 	"errors"
+	"runtime"
 	"runtime/debug"
+	"strings"
+	"testing"
 	"unsafe"
 
 	"github.com/signet-go/signet"
 	"github.com/signet-go/signet/internal/jsonx"
-	"runtime"
-	"strings"
-	"testing"
 )
 
 // Types whose pointer fields reach other structs: the reader allocates
