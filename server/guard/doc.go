@@ -46,9 +46,11 @@
 //     the claims header is removed (a trailer of that name too), in any
 //     case and with '_' for '-'
 //     (CGI, WSGI, Rack and PHP read X_Signet_Claims as X-Signet-Claims);
-//     then the guard sets it once. X-Forwarded-For/-Host/-Proto are set
-//     by the guard, the client's dropped; Host is the upstream's. 502
-//     when the upstream fails.
+//     then the guard sets it once. X-Forwarded-For/-Host/-Proto and
+//     X-Request-Id are set by the guard, the client's dropped in every
+//     spelling too (X_Forwarded_For would reach a WSGI upstream as
+//     HTTP_X_FORWARDED_FOR, joined after the guard's); Host is the
+//     upstream's. 502 when the upstream fails.
 //
 // # The claims header
 //

@@ -293,21 +293,24 @@ func (g *Guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func (g *Guard) rewrite(pr *httputil.ProxyRequest) {
 	st, _ := pr.In.Context().Value(stateKey{}).(*state)
 	pr.SetURL(g.cfg.Upstream)
-	pr.SetXForwarded()
 	h := pr.Out.Header
+	// The proxy dropped the client's X-Forwarded-* in their canonical
+	// spelling only: every header the guard sets is removed here in any
+	// spelling first, before the guard sets it.
 	for name := range h {
-		if sameHeader(name, g.cfg.ClaimsHeader) || (!g.cfg.ForwardToken && sameHeader(name, "Authorization")) {
+		if g.ownHeader(name) || (!g.cfg.ForwardToken && sameHeader(name, "Authorization")) {
 			delete(h, name)
 		}
 	}
 	// Nor as a trailer of a chunked body, whose names the client declares
-	// (some upstreams fold trailers into the headers): neither the claims
-	// header nor Authorization is ever forwarded as one.
+	// (some upstreams fold trailers into the headers): neither a header
+	// the guard sets nor Authorization is ever forwarded as one.
 	for name := range pr.Out.Trailer {
-		if sameHeader(name, g.cfg.ClaimsHeader) || sameHeader(name, "Authorization") {
+		if g.ownHeader(name) || sameHeader(name, "Authorization") {
 			delete(pr.Out.Trailer, name)
 		}
 	}
+	pr.SetXForwarded()
 	if st == nil {
 		// Not reached through ServeHTTP: forward nothing unverified.
 		pr.Out.Header.Del("Authorization")
@@ -315,6 +318,25 @@ func (g *Guard) rewrite(pr *httputil.ProxyRequest) {
 	}
 	h[g.cfg.ClaimsHeader] = []string{st.claims}
 	h[RequestIDHeader] = []string{st.id}
+}
+
+// setHeaders are the headers the guard sets on a forwarded request
+// besides the claims header.
+var setHeaders = [...]string{"X-Forwarded-For", "X-Forwarded-Host", "X-Forwarded-Proto", RequestIDHeader}
+
+// ownHeader reports whether name is, to an upstream, one of the headers
+// the guard sets (the claims header, X-Forwarded-For, -Host, -Proto,
+// X-Request-Id): in any case, with '_' for '-' (see sameHeader).
+func (g *Guard) ownHeader(name string) bool {
+	if sameHeader(name, g.cfg.ClaimsHeader) {
+		return true
+	}
+	for _, s := range setHeaders {
+		if sameHeader(name, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // upstreamError answers 502 when the upstream cannot be reached or its
