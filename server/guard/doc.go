@@ -22,6 +22,11 @@
 //
 // # What a request goes through
 //
+//  0. A request whose path has a "." or ".." segment (also as %2E, with
+//     %2F, '\' or %5C for '/', or ending at ';') is refused, 400
+//     invalid_request: the path is joined to the upstream's as it is,
+//     and an upstream that resolved /api/../admin would serve a path
+//     outside its prefix.
 //  1. The token is taken from the one Authorization header (bearer.Token;
 //     never from the query or the body) and refused unread above
 //     MaxTokenSize (8 KiB).

@@ -257,6 +257,10 @@ type stateKey struct{}
 func (g *Guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	id := g.ids.requestID(r.Header.Get(RequestIDHeader))
 	w.Header().Set(RequestIDHeader, id)
+	if dotSegment(r.URL.EscapedPath()) {
+		g.refuse(w, r, id, errDotSegment)
+		return
+	}
 	token, err := bearer.Token(r)
 	if err != nil {
 		g.refuse(w, r, id, err)

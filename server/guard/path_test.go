@@ -1,0 +1,91 @@
+package guard
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"testing"
+
+	"github.com/signet-go/signet"
+)
+
+// TestGuardRefusesDotSegments: a request whose path has a dot segment,
+// in any spelling an upstream resolves, is refused (400 invalid_request)
+// and never forwarded: joined to the upstream's path prefix, /../admin
+// would reach the upstream as /api/../admin, outside the prefix. Plain
+// paths, and dots inside a segment, are forwarded. Over a real
+// connection, so that the server's own parsing applies.
+func TestGuardRefusesDotSegments(t *testing.T) {
+	got := make(chan string, 1)
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got <- r.RequestURI
+	}))
+	defer up.Close()
+	f := newFixture(t, Config{})
+	u, err := url.Parse(up.URL + "/api")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := New(Config{Upstream: u, Keys: f.keys, Issuer: testIssuer, Audience: []string{testAudience}, Now: f.clock.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(g)
+	defer srv.Close()
+	tok := f.token(claims{})
+	for _, tc := range []struct {
+		path    string
+		forward bool
+	}{
+		{"/../admin", false},
+		{"/x/./y", false},
+		{"/x/..", false},
+		{"/%2e%2e/admin", false},
+		{"/%2E%2e/admin", false},
+		{"/.%2e/admin", false},
+		{"/x%2F..%2Fadmin", false}, // nginx decodes %2F before it resolves dots
+		{"/..%5cadmin", false},
+		{"/x/..;/admin", false},
+		{"/x/..;a=b/admin", false},
+		{"/v1/items", true},
+		{"/v1/.well-known/x", true},
+		{"/v1/a..b/...", true},
+		{"/v1/file.txt", true},
+	} {
+		c, err := net.Dial("tcp", srv.Listener.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(c, "GET %s HTTP/1.1\r\nHost: guard.test\r\nAuthorization: Bearer %s\r\n\r\n", tc.path, tok)
+		resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+		c.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		var upstream string
+		select {
+		case upstream = <-got:
+		default:
+		}
+		if tc.forward {
+			if resp.StatusCode != http.StatusOK || upstream != "/api"+tc.path {
+				t.Errorf("%s: %d, upstream got %q", tc.path, resp.StatusCode, upstream)
+			}
+			continue
+		}
+		if resp.StatusCode != http.StatusBadRequest || upstream != "" {
+			t.Errorf("%s: %d, upstream got %q; want 400, not forwarded", tc.path, resp.StatusCode, upstream)
+		}
+	}
+	if !errors.Is(errDotSegment, signet.ErrMalformed) {
+		t.Errorf("errDotSegment does not wrap signet.ErrMalformed")
+	}
+	if n := counter(t, g.Metrics(), "signet_guard_requests_total", "result", ResultInvalidRequest); n != 10 {
+		t.Errorf("invalid_request count %v, want 10", n)
+	}
+}
