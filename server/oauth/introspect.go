@@ -17,7 +17,7 @@ import (
 const MaxTokenSize = 8 << 10
 
 // verified is an access token of this service that verified: signature,
-// typ, iss and exp.
+// typ, iss and exp, issued to a client still registered.
 type verified struct {
 	claims accessClaims
 	aud    any         // the aud claim as written: a string or a list
@@ -64,6 +64,12 @@ func (s *Server) verify(ctx context.Context, tok string, now time.Time) (*verifi
 	// Every token this service issues has these; one without them is not
 	// one of its access tokens.
 	if v.claims.ID == "" || v.claims.ClientID == "" || v.claims.Subject != v.claims.ClientID || v.claims.ExpiresAt == 0 {
+		return nil, nil
+	}
+	// A client no longer registered (the clients file reloaded without
+	// it) has no active tokens: it cannot revoke them itself any more,
+	// nor may any other client, so this is how an operator ends them.
+	if _, ok := s.state.Load().clients.Lookup(v.claims.ClientID); !ok {
 		return nil, nil
 	}
 	if len(v.claims.Audience) == 1 {
