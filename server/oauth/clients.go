@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -208,7 +209,29 @@ func ParseClients(data []byte) (*Clients, error) {
 	return cs, nil
 }
 
+// decodeStrict decodes the JSON object data into the struct v points to:
+// no unknown member, no data after the value, and each member named
+// exactly as v's json tag has it (encoding/json would also take "Scope"
+// or "SCOPE" for "scope", a spelling checkJSON's repeated-member check
+// does not catch).
 func decodeStrict(data []byte, v any) error {
+	var members map[string]json.RawMessage
+	if err := json.Unmarshal(data, &members); err != nil {
+		return err
+	}
+	t := reflect.TypeOf(v).Elem()
+	for name := range members {
+		ok := false
+		for i := range t.NumField() {
+			if tag, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ","); tag == name {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			return fmt.Errorf("unknown member %q", clipLog(name))
+		}
+	}
 	d := json.NewDecoder(bytes.NewReader(data))
 	d.DisallowUnknownFields()
 	if err := d.Decode(v); err != nil {

@@ -103,6 +103,8 @@ func TestParseClientsErrors(t *testing.T) {
 	}{
 		{"unknown member", `{"client_id":"c","client_secret_sha256":"` + h + `","audience":["a"],"redirect_uris":[]}`, signet.ErrMalformed},
 		{"repeated member", `{"client_id":"c","client_id":"d","client_secret_sha256":"` + h + `","audience":["a"]}`, signet.ErrMalformed},
+		{"member in another case", `{"client_id":"c","client_secret_sha256":"` + h + `","audience":["a"],"Scope":"admin"}`, signet.ErrMalformed},
+		{"member repeated in another case", `{"client_id":"c","client_secret_sha256":"` + h + `","scope":"read","audience":["a"],"SCOPE":"admin"}`, signet.ErrMalformed},
 		{"duplicate client id", `{"client_id":"ok","client_secret_sha256":"` + h + `","audience":["a"]}`, signet.ErrMalformed},
 		{"empty client id", `{"client_id":"","client_secret_sha256":"` + h + `","audience":["a"]}`, signet.ErrMalformed},
 		{"client id with newline", `{"client_id":"a\nb","client_secret_sha256":"` + h + `","audience":["a"]}`, signet.ErrMalformed},
@@ -144,12 +146,13 @@ func TestParseClientsErrors(t *testing.T) {
 		})
 	}
 	for name, file := range map[string]string{
-		"not JSON":        `{"clients":`,
-		"trailing data":   `{"clients":[]} {}`,
-		"unknown member":  `{"clients":[],"x":1}`,
-		"repeated member": `{"clients":[],"clients":[]}`,
-		"invalid UTF-8":   "{\"clients\":[],\"\xff\":1}",
-		"too deep":        `{"clients":[],"x":` + strings.Repeat("[", 40) + strings.Repeat("]", 40) + `}`,
+		"not JSON":               `{"clients":`,
+		"trailing data":          `{"clients":[]} {}`,
+		"unknown member":         `{"clients":[],"x":1}`,
+		"repeated member":        `{"clients":[],"clients":[]}`,
+		"member in another case": `{"Clients":[]}`,
+		"invalid UTF-8":          "{\"clients\":[],\"\xff\":1}",
+		"too deep":               `{"clients":[],"x":` + strings.Repeat("[", 40) + strings.Repeat("]", 40) + `}`,
 	} {
 		t.Run(name, func(t *testing.T) {
 			if _, err := ParseClients([]byte(file)); !errors.Is(err, signet.ErrMalformed) {
