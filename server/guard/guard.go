@@ -137,7 +137,7 @@ func New(cfg Config) (*Guard, error) {
 		return nil, fmt.Errorf("%w: guard: ClaimsHeader %q is not a header name", signet.ErrMalformed, clip.String(cfg.ClaimsHeader))
 	}
 	cfg.ClaimsHeader = http.CanonicalHeaderKey(cfg.ClaimsHeader)
-	if sameHeader(cfg.ClaimsHeader, "Authorization") || sameHeader(cfg.ClaimsHeader, RequestIDHeader) || isHopByHop(cfg.ClaimsHeader) {
+	if sameHeader(cfg.ClaimsHeader, "Authorization") || isSetHeader(cfg.ClaimsHeader) || isHopByHop(cfg.ClaimsHeader) {
 		return nil, fmt.Errorf("%w: guard: ClaimsHeader %q is a header the proxy itself uses", signet.ErrMalformed, cfg.ClaimsHeader)
 	}
 	if cfg.MaxTokenSize == 0 {
@@ -332,9 +332,11 @@ var setHeaders = [...]string{"X-Forwarded-For", "X-Forwarded-Host", "X-Forwarded
 // the guard sets (the claims header, X-Forwarded-For, -Host, -Proto,
 // X-Request-Id): in any case, with '_' for '-' (see sameHeader).
 func (g *Guard) ownHeader(name string) bool {
-	if sameHeader(name, g.cfg.ClaimsHeader) {
-		return true
-	}
+	return sameHeader(name, g.cfg.ClaimsHeader) || isSetHeader(name)
+}
+
+// isSetHeader reports whether name is one of setHeaders, in any spelling.
+func isSetHeader(name string) bool {
 	for _, s := range setHeaders {
 		if sameHeader(name, s) {
 			return true

@@ -330,6 +330,8 @@ func TestGuardConfig(t *testing.T) {
 		{"bad header name", Config{Keys: key, Upstream: up, ClaimsHeader: "X Claims"}, signet.ErrMalformed},
 		{"claims in Authorization", Config{Keys: key, Upstream: up, ClaimsHeader: "authorization"}, signet.ErrMalformed},
 		{"claims in a hop-by-hop header", Config{Keys: key, Upstream: up, ClaimsHeader: "Connection"}, signet.ErrMalformed},
+		{"claims in X-Forwarded-For", Config{Keys: key, Upstream: up, ClaimsHeader: "X_Forwarded_For"}, signet.ErrMalformed},
+		{"claims in X-Request-Id", Config{Keys: key, Upstream: up, ClaimsHeader: "x-request-id"}, signet.ErrMalformed},
 		{"leeway too large", Config{Keys: key, Upstream: up, Leeway: time.Hour}, signet.ErrUnsupported},
 		{"audience and ignore", Config{Keys: key, Upstream: up, Audience: []string{"a"}, IgnoreAudience: true}, signet.ErrMalformed},
 		{"access token without issuer", Config{Keys: key, Upstream: up, Audience: []string{"a"}, AccessToken: true}, signet.ErrMalformed},
