@@ -379,8 +379,10 @@
 // verified requests to --upstream with the claims in X-Signet-Claims
 // (--claims-header): the claims JSON exactly as signed, base64url without
 // padding. Every copy of that header a client sent is removed first (any
-// case, '_' for '-'), and so is the Authorization header unless
-// --forward-token. Refused requests get RFC 6750 answers (401 with
+// case, '_' for '-'), as are its X-Forwarded-For/-Host/-Proto and
+// X-Request-Id (the guard sets its own), and so is the Authorization
+// header unless --forward-token. A path with a "." or ".." segment is
+// refused (400). Refused requests get RFC 6750 answers (401 with
 // WWW-Authenticate, 400 invalid_request, 403 insufficient_scope), 503
 // while the keys are unavailable, 502 when the upstream fails. Verified
 // tokens are remembered by their SHA-256 (--cache N entries, 4096 by
