@@ -5,11 +5,17 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"io"
+	"log"
+	"net/http"
+	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/signet-go/signet"
+	"github.com/signet-go/signet/jwk"
 	"github.com/signet-go/signet/jwks"
 	"github.com/signet-go/signet/jwt"
 )
@@ -116,5 +122,34 @@ func TestReviewKidChangesType(t *testing.T) {
 	}
 	if err := verify(signedBy(t, ecKey)); !errors.Is(err, signet.ErrKeyNotFound) {
 		t.Fatalf("ES256 token for the withdrawn EC k1: %v, want ErrKeyNotFound", err)
+	}
+}
+
+// TestReviewTLSVerified: an https key server whose certificate the
+// client does not trust serves nothing (signet.ErrUnavailable), and the
+// same server serves once the caller's client trusts it: the Remote
+// neither skips nor weakens certificate checks.
+func TestReviewTLSVerified(t *testing.T) {
+	ec := genKey(t, signet.ES256, "ec")
+	body, err := jwk.MarshalSet(ec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.Write(body) }))
+	ts.Config.ErrorLog = log.New(io.Discard, "", 0) // the refused handshake is expected
+	ts.StartTLS()
+	t.Cleanup(ts.Close)
+	opts := jwks.Options{Algorithms: []signet.Algorithm{signet.ES256}, StartTimeout: 5 * time.Second}
+	untrusted := start(t, ts.URL, opts)
+	if err := untrusted.Ready(); !errors.Is(err, signet.ErrUnavailable) || !strings.Contains(err.Error(), "certificate") {
+		t.Fatalf("untrusted certificate: Ready = %v, want ErrUnavailable for the certificate", err)
+	}
+	if _, err := untrusted.Select("ec", signet.ES256); !errors.Is(err, signet.ErrUnavailable) {
+		t.Fatalf("untrusted certificate: Select = %v, want ErrUnavailable", err)
+	}
+	opts.Client = ts.Client()
+	trusted := start(t, ts.URL, opts)
+	if err := trusted.Ready(); err != nil {
+		t.Fatalf("trusted certificate: %v", err)
 	}
 }
