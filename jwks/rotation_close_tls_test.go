@@ -20,10 +20,10 @@ import (
 	"github.com/signet-go/signet/jwt"
 )
 
-// TestReviewCloseRaces: Select misses, Refresh and Close racing on a key
+// TestCloseRaces: Select misses, Refresh and Close racing on a key
 // server that answers slowly end without a data race, a deadlock or a
 // goroutine left behind, and every error wraps a sentinel.
-func TestReviewCloseRaces(t *testing.T) {
+func TestCloseRaces(t *testing.T) {
 	ec := genKey(t, signet.ES256, "ec")
 	srv := newKeyServer(t, ec)
 	for round := range 5 {
@@ -63,12 +63,12 @@ func TestReviewCloseRaces(t *testing.T) {
 	}
 }
 
-// TestReviewKidChangesType: a kid that the key server moves to another key
+// TestKidChangesType: a kid that the key server moves to another key
 // type on refresh is bound to the new key's algorithm only — a token for
 // the old type is refused with signet.ErrAlgorithmMismatch — and an "oct"
 // key published under a held kid never serves, not even once the set held
 // is replaced.
-func TestReviewKidChangesType(t *testing.T) {
+func TestKidChangesType(t *testing.T) {
 	clk := newClock()
 	rsaKey := genKey(t, signet.RS256, "k1")
 	ecKey := genKey(t, signet.ES256, "k1")
@@ -125,11 +125,11 @@ func TestReviewKidChangesType(t *testing.T) {
 	}
 }
 
-// TestReviewTLSVerified: an https key server whose certificate the
+// TestTLSVerified: an https key server whose certificate the
 // client does not trust serves nothing (signet.ErrUnavailable), and the
 // same server serves once the caller's client trusts it: the Remote
 // neither skips nor weakens certificate checks.
-func TestReviewTLSVerified(t *testing.T) {
+func TestTLSVerified(t *testing.T) {
 	ec := genKey(t, signet.ES256, "ec")
 	body, err := jwk.MarshalSet(ec)
 	if err != nil {
