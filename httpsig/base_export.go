@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/signet-go/signet"
 	"github.com/signet-go/signet/internal/clip"
 )
 
@@ -11,6 +12,9 @@ import (
 // in r (RFC 9421 §2.5), as a verifier rebuilds it: a debugging aid for
 // signatures that do not verify. origin is as in Policy.Origin.
 func RequestBase(r *http.Request, label string, origin *Origin) (string, error) {
+	if r == nil {
+		return "", fmt.Errorf("%w: httpsig: RequestBase of a nil request", signet.ErrMalformed)
+	}
 	m := requestMessage(r, origin)
 	return labelledBase(&m, r.Header, label, nil)
 }
@@ -18,6 +22,9 @@ func RequestBase(r *http.Request, label string, origin *Origin) (string, error) 
 // ResponseBase is RequestBase for a response; req is the request it
 // answers (resp.Request when nil), seen through origin.
 func ResponseBase(resp *http.Response, req *http.Request, label string, origin *Origin) (string, error) {
+	if resp == nil {
+		return "", fmt.Errorf("%w: httpsig: ResponseBase of a nil response", signet.ErrMalformed)
+	}
 	if req == nil {
 		req = resp.Request
 	}

@@ -112,6 +112,11 @@ func componentOf(it sf.Item) (Component, error) {
 			if p.Key == "name" && name != "@query-param" || p.Key == "key" && name[0] == '@' {
 				return c, fmt.Errorf("%w: %s: parameter %s does not apply", ErrComponent, name, p.Key)
 			}
+			if p.Key == "key" && v == "" {
+				// No Dictionary member has an empty key; taken as no key,
+				// it would alias the whole field.
+				return c, fmt.Errorf("%w: %s: parameter key is empty", ErrComponent, name)
+			}
 			c.param = v
 		default:
 			return c, fmt.Errorf("%w: %s: unknown parameter %q", ErrComponent, name, clip.String(p.Key))

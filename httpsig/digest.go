@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"crypto/sha512"
 	"crypto/subtle"
+	"errors"
 	"fmt"
 	"hash"
 	"io"
@@ -60,6 +61,9 @@ type digestCheck struct {
 func parseDigest(value string) (*digestCheck, error) {
 	d, err := sf.ParseDictionary(value)
 	if err != nil {
+		if errors.Is(err, sf.ErrTooLong) {
+			return nil, fmt.Errorf("%w: Content-Digest over %d bytes", signet.ErrTooLarge, sf.MaxLen)
+		}
 		return nil, fmt.Errorf("%w: Content-Digest: %v", signet.ErrMalformed, err)
 	}
 	dc := &digestCheck{}

@@ -39,7 +39,8 @@
 // minutes and not in the future (a zero Policy.Skew allows no clock skew:
 // set a minute or so between servers; a signature is too old at created
 // plus MaxAge plus Skew); expires when present (a signature is expired at
-// expires, as a JWT at exp); a nonce remembered (in memory, bounded per
+// expires, as a JWT at exp); a nonce (at most 256 bytes, refused with
+// signet.ErrTooLarge beyond) remembered (in memory, bounded per
 // key ID and in time, on the Verifier's clock) so that it cannot be
 // replayed, and remembered last, once every other check, the body's
 // included, has passed, so that a refused copy of a message never uses

@@ -3,6 +3,7 @@ package httpsig
 import (
 	"bufio"
 	"bytes"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"io"
@@ -11,6 +12,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/signet-go/signet"
 )
@@ -527,4 +529,93 @@ type anyAlgKeys struct{ k *signet.Key }
 
 func (a anyAlgKeys) Select(string, signet.Algorithm) (signet.Candidates, error) {
 	return signet.CandidatesOf(a.k), nil
+}
+
+// TestReplayStoreMemory (review 13h): an accepted nonce costs the replay
+// store its own bytes only. The fast parser's nonce is a slice of the
+// Signature-Input line, which the store kept whole (up to 16 KiB per
+// entry, 65536 entries per key); and a nonce over 256 bytes is refused
+// (signet.ErrTooLarge) before any cryptography.
+func TestReplayStoreMemory(t *testing.T) {
+	k, _ := mustKey(t, signet.HMACSHA256, "k")
+	r := newPost(t)
+	if err := mustSigner(t, k, Options{Nonce: true, Tag: strings.Repeat("p", 8000)}).SignRequest(r); err != nil {
+		t.Fatal(err)
+	}
+	store := NewMemoryReplayStore(ReplayLimits{})
+	if _, err := mustVerifier(t, Policy{UnsignedBody: true, Replay: store}, k).VerifyRequest(r); err != nil {
+		t.Fatal(err)
+	}
+	in := r.Header.Get("Signature-Input")
+	lo := uintptr(unsafe.Pointer(unsafe.StringData(in)))
+	if len(store.seen) != 1 {
+		t.Fatalf("%d nonces held, want 1", len(store.seen))
+	}
+	for key := range store.seen {
+		if p := uintptr(unsafe.Pointer(unsafe.StringData(key.nonce))); p >= lo && p < lo+uintptr(len(in)) {
+			t.Errorf("the stored nonce (%d bytes) keeps the %d-byte Signature-Input line", len(key.nonce), len(in))
+		}
+	}
+	for _, n := range []struct {
+		len  int
+		want error
+	}{{maxNonce, nil}, {maxNonce + 1, signet.ErrTooLarge}, {12000, signet.ErrTooLarge}} {
+		r := newPost(t)
+		if err := mustSigner(t, k, Options{NonceValue: strings.Repeat("n", n.len)}).SignRequest(r); err != nil {
+			t.Fatal(err)
+		}
+		for _, strict := range []bool{false, true} {
+			v := mustVerifier(t, Policy{UnsignedBody: true}, k)
+			v.strict = strict
+			if _, err := v.VerifyRequest(r); !errors.Is(err, n.want) {
+				t.Errorf("nonce of %d bytes (strict %v): %v, want %v", n.len, strict, err, n.want)
+			}
+		}
+	}
+}
+
+// TestComponentAliases (review 13h): key="" names no Dictionary member;
+// taken as no key, "x";key="" had the identity of "x" and passed for it
+// in Policy.Require. It is refused (ErrComponent), in Signature-Input too.
+func TestComponentAliases(t *testing.T) {
+	for _, id := range []string{`"content-type";key=""`, `"content-type";sf;key=""`, `"content-type";bs;key=""`} {
+		if _, err := ParseComponent(id); !errors.Is(err, ErrComponent) {
+			t.Errorf("%s: %v, want ErrComponent", id, err)
+		}
+	}
+	hk, _ := mustKey(t, signet.HMACSHA256, "hk")
+	r := serverSide(t, newPost(t))
+	list := `("@method" "@authority" "@path" "content-type";key="");created=1700000000`
+	sig, _ := hk.Sign(nil, []byte(`"@method": POST`+"\n"+`"@authority": example.com`+"\n"+`"@path": /foo/bar%2Fbaz`+"\n"+
+		`"content-type";key="": application/json`+"\n"+`"@signature-params": `+list))
+	r.Header.Set("Signature-Input", "sig1="+list)
+	r.Header.Set("Signature", "sig1=:"+base64.StdEncoding.EncodeToString(sig)+":")
+	v := mustVerifier(t, Policy{UnsignedBody: true, Require: []string{"content-type"}, Origin: &Origin{Scheme: "https"}}, hk)
+	if _, err := v.VerifyRequest(r); !errors.Is(err, ErrComponent) {
+		t.Fatalf("got %v, want ErrComponent", err)
+	}
+}
+
+// TestDigestFieldTooLarge (review 13h): a Content-Digest over the
+// Structured Field parser's limit is signet.ErrTooLarge, as every other
+// field over its limit, not ErrMalformed.
+func TestDigestFieldTooLarge(t *testing.T) {
+	long := "sha-256=:" + strings.Repeat("A", 70000) + ":"
+	if _, err := parseDigest(long); !errors.Is(err, signet.ErrTooLarge) {
+		t.Errorf("parseDigest: %v", err)
+	}
+	if _, err := NewDigestReader(strings.NewReader(""), long); !errors.Is(err, signet.ErrTooLarge) {
+		t.Errorf("NewDigestReader: %v", err)
+	}
+}
+
+// TestBaseNil (review 13h): the debugging aids refuse a nil message
+// (signet.ErrMalformed) instead of panicking.
+func TestBaseNil(t *testing.T) {
+	if _, err := RequestBase(nil, "sig1", nil); !errors.Is(err, signet.ErrMalformed) {
+		t.Errorf("RequestBase(nil): %v", err)
+	}
+	if _, err := ResponseBase(nil, nil, "sig1", nil); !errors.Is(err, signet.ErrMalformed) {
+		t.Errorf("ResponseBase(nil): %v", err)
+	}
 }

@@ -3,6 +3,7 @@ package httpsig
 import (
 	"container/heap"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -118,6 +119,9 @@ func (s *MemoryReplayStore) Remember(keyID, nonce string, now, until time.Time) 
 	if len(s.seen) >= s.lim.Entries {
 		return fmt.Errorf("%w: nonce store full (%d entries)", ErrReplay, s.lim.Entries)
 	}
+	// The nonce may be a slice of the message's Signature-Input line:
+	// keep its bytes only, not the whole line, for as long as it is held.
+	k.nonce = strings.Clone(nonce)
 	s.seen[k] = until
 	s.perKey[keyID]++
 	heap.Push(&s.exp, expiry{k, until})

@@ -35,6 +35,9 @@ const MaxKeyCandidates = signet.MaxAnonymousCandidates
 // maxSignatures bounds the members of Signature-Input and Signature.
 const maxSignatures = 16
 
+// maxNonce bounds the nonce parameter a Verifier accepts, and remembers.
+const maxNonce = 256
+
 // DefaultMaxHeader is the largest combined Signature-Input or Signature
 // field a Verifier reads, unless Policy.MaxHeader says otherwise.
 const DefaultMaxHeader = 16 << 10
@@ -84,7 +87,8 @@ type Policy struct {
 	Skew time.Duration
 	// NoCreated accepts signatures without a created parameter.
 	NoCreated bool
-	// RequireNonce refuses signatures without a nonce parameter.
+	// RequireNonce refuses signatures without a nonce parameter. A
+	// nonce over 256 bytes is refused (signet.ErrTooLarge) in any case.
 	RequireNonce bool
 	// RequireKeyID refuses signatures without a keyid parameter (which
 	// are otherwise tried with at most MaxKeyCandidates keys).
@@ -771,6 +775,11 @@ func (v *Verifier) checkPolicy(response bool, now time.Time, in *sigInput, res *
 	}
 	if v.p.RequireNonce && in.nonce == "" {
 		return fmt.Errorf("%w: no nonce parameter", ErrNotCovered)
+	}
+	if len(in.nonce) > maxNonce {
+		// A replay store holds every accepted nonce for MaxAge: one
+		// client must not fill it with nonces of kilobytes.
+		return fmt.Errorf("%w: nonce of %d bytes, limit %d", signet.ErrTooLarge, len(in.nonce), maxNonce)
 	}
 	if in.nonce != "" && !in.hasCreated {
 		// Nothing bounds how long such a signature stays good, or
