@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/signet-go/signet"
+	"github.com/signet-go/signet/internal/sf"
 )
 
 // FuzzVerifyRequest: any HTTP request, signed or not, is verified without
@@ -95,6 +96,54 @@ func FuzzParseComponents(f *testing.F) {
 			back, err := ParseComponent(c.String())
 			if err != nil || back.String() != c.String() || back.key() != c.key() {
 				t.Fatalf("%q does not read back: %v", c.String(), err)
+			}
+		}
+	})
+}
+
+// FuzzFastSignatureInput (review 13h): whatever Signature-Input the fast
+// scanner accepts, the strict parser reads alike: the same members, the
+// same @signature-params text (the fast path signs a slice of the field),
+// the same parameters and components.
+func FuzzFastSignatureInput(f *testing.F) {
+	f.Add(`sig1=("@method" "@path";req "x";key="a");created=1;keyid="k";nonce="n";foo;bar="z"`)
+	f.Add(`a=("x"), b=("y";sf);expires=10;tag="t";alg="ed25519"`)
+	f.Add(`a=("x")	,	b=("@query-param";name="q");created=999999999999999`)
+	f.Fuzz(func(t *testing.T, s string) {
+		var ins [maxFastMembers]fastInput
+		n, ok := scanInputs(s, &ins)
+		if !ok {
+			return
+		}
+		d, err := sf.ParseDictionary(s)
+		if err != nil || len(d) != n {
+			t.Fatalf("fast path read %d members, strict parser %d: %v", n, len(d), err)
+		}
+		for _, fi := range ins[:n] {
+			mem, ok := d.Get(fi.label)
+			if !ok {
+				t.Fatalf("label %q unknown to the strict parser", fi.label)
+			}
+			in, err := parseSigInput(mem, false)
+			comps, cerr := parseList(fi.list)
+			if (err == nil) != (cerr == nil) {
+				t.Fatalf("strict parser: %v; fast path's list: %v", err, cerr)
+			}
+			if err != nil {
+				continue
+			}
+			a, b := in, fi.in
+			if a.text != b.text || a.created != b.created || a.hasCreated != b.hasCreated || a.expires != b.expires ||
+				a.hasExpires != b.hasExpires || a.nonce != b.nonce || a.alg != b.alg || a.keyid != b.keyid || a.tag != b.tag {
+				t.Fatalf("strict parser %+v\nfast path %+v", a, b)
+			}
+			if len(comps) != len(in.comps) {
+				t.Fatalf("%d components, strict parser %d", len(comps), len(in.comps))
+			}
+			for j := range comps {
+				if comps[j].id != in.comps[j].id || comps[j].text != in.comps[j].text {
+					t.Fatalf("component %d: %s, strict parser %s", j, comps[j].text, in.comps[j].text)
+				}
 			}
 		}
 	})
