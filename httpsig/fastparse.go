@@ -67,6 +67,12 @@ func (p *scanner) key() (string, bool) {
 	return p.s[start:p.pos], true
 }
 
+// isKey reports whether the whole text is one sf key (a label).
+func (p *scanner) isKey() bool {
+	_, ok := p.key()
+	return ok && p.eof()
+}
+
 // str reads an sf String without escapes and returns its content.
 func (p *scanner) str() (string, bool) {
 	if p.peek() != '"' {

@@ -619,3 +619,23 @@ func TestBaseNil(t *testing.T) {
 		t.Errorf("ResponseBase(nil): %v", err)
 	}
 }
+
+// TestSignerLabel (review 13h): Options.Label must be one Structured
+// Field key. The check parsed label+"=1" as a Dictionary, which "a=1, b"
+// and "a, b" pass: the Signer then wrote extra members into
+// Signature-Input and Signature.
+func TestSignerLabel(t *testing.T) {
+	k, _ := mustKey(t, signet.HMACSHA256, "k")
+	for _, c := range []struct {
+		label string
+		ok    bool
+	}{
+		{"sig1", true}, {"*a.b-c_9", true}, {"a=1, b", false}, {"a, b", false}, {"a;x", false},
+		{"a b", false}, {"A", false}, {"1a", false}, {"a=(1)", false},
+	} {
+		_, err := NewSigner(k, Options{Label: c.label})
+		if c.ok != (err == nil) || err != nil && !errors.Is(err, ErrComponent) {
+			t.Errorf("label %q: %v, want ok=%v", c.label, err, c.ok)
+		}
+	}
+}

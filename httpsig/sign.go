@@ -98,7 +98,7 @@ func NewSigner(key *signet.Key, o Options) (*Signer, error) {
 	if s.label == "" {
 		s.label = "sig1"
 	}
-	if _, err := sf.ParseDictionary(s.label + "=1"); err != nil {
+	if p := (scanner{s: s.label}); !p.isKey() {
 		return nil, fmt.Errorf("%w: label %q is not a Structured Field key", ErrComponent, clip.String(s.label))
 	}
 	if s.keyid == "" {
