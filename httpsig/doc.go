@@ -52,7 +52,11 @@
 // content-digest or trailer field (tr): an unsigned request is refused
 // with its body unread. Signatures are selected by label or tag, keys by
 // the keyid parameter. Behind a TLS-terminating proxy, set Policy.Origin
-// to what clients see.
+// to what clients see. A request a server received is judged by its
+// request line (r.RequestURI) for @path, @query, @query-param and
+// @target-uri, not by r.URL, which a handler in front (http.StripPrefix,
+// a router) may have rewritten: the middleware can sit anywhere in the
+// chain.
 //
 // Responses are signed with SignResponses (middleware) or
 // Signer.SignResponse; a response can bind the request it answers with

@@ -639,3 +639,67 @@ func TestSignerLabel(t *testing.T) {
 		}
 	}
 }
+
+// TestRewrittenURL (review 13h): a server's request is judged by its
+// request line (RequestURI), not by r.URL, which a handler in front may
+// have rewritten. Behind http.StripPrefix("/admin"), the verifier saw
+// @path /report for GET /admin/report, so that a signature made for
+// GET /report passed there; and a response signed with "@path";req named
+// the stripped path, which the client, with the path it sent, refused.
+func TestRewrittenURL(t *testing.T) {
+	k, _ := mustKey(t, signet.HMACSHA256, "k")
+	v := mustVerifier(t, Policy{Origin: &Origin{Scheme: "https"}}, k)
+	rs := mustSigner(t, k, Options{Components: []string{"@status", `"@path";req`, `"@query";req`}})
+	sign, err := SignResponses(rs, ResponseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reached := ""
+	admin := Middleware(v)(sign(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { reached = r.URL.Path })))
+	mux := http.NewServeMux()
+	mux.Handle("/admin/", http.StripPrefix("/admin", admin))
+	signed := func(target string) *http.Request {
+		r, _ := http.NewRequest(http.MethodGet, target, nil)
+		if err := mustSigner(t, k, Options{}).SignRequest(r); err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	// A signature for GET /report, replayed on GET /admin/report.
+	replay, _ := http.NewRequest(http.MethodGet, "https://example.com/admin/report", nil)
+	replay.Header = signed("https://example.com/report").Header
+	w := httptest.NewRecorder()
+	mux.ServeHTTP(w, serverSide(t, replay))
+	if w.Code != http.StatusUnauthorized || reached != "" {
+		t.Fatalf("replayed on another path: %d, handler saw %q", w.Code, reached)
+	}
+	// The genuine GET /admin/report?x=1 passes, and its response, bound to
+	// the path and query sent, verifies at the client.
+	client := signed("https://example.com/admin/report?x=1")
+	w = httptest.NewRecorder()
+	mux.ServeHTTP(w, serverSide(t, client))
+	if w.Code != http.StatusOK || reached != "/report" {
+		t.Fatalf("genuine request: %d, handler saw %q", w.Code, reached)
+	}
+	resp := w.Result()
+	if _, err := mustVerifier(t, Policy{UnsignedBody: true}, k).VerifyResponse(resp, client); err != nil {
+		t.Fatalf("response bound to the request: %v", err)
+	}
+	// Every form of request-target.
+	for _, c := range []struct{ method, target, path, query string }{
+		{"GET", "/a/b%2Fc?q=1&r", "/a/b%2Fc", "q=1&r"},
+		{"GET", "/a?", "/a", ""},
+		{"GET", "http://h.example/x%41/y?z", "/x%41/y", "z"},
+		{"GET", "http://h.example", "/", ""},
+		{"OPTIONS", "*", "*", ""},
+	} {
+		r, err := http.ReadRequest(bufio.NewReader(strings.NewReader(c.method + " " + c.target + " HTTP/1.1\r\nHost: h.example\r\n\r\n")))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.URL.Path, r.URL.RawPath, r.URL.RawQuery = "/rewritten", "", "rewritten"
+		if m := requestMessage(r, nil); m.path != c.path || m.query != c.query {
+			t.Errorf("%s %s: path %q query %q, want %q %q", c.method, c.target, m.path, m.query, c.path, c.query)
+		}
+	}
+}

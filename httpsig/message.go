@@ -46,7 +46,8 @@ type Origin struct {
 
 // requestMessage views r. A request read by a server (RequestURI set)
 // takes its scheme from r.TLS and its authority from r.Host unless origin
-// names them; a request made by a client takes both from r.URL and r.Host.
+// names them, and its path and query from RequestURI; a request made by a
+// client takes them from r.URL and r.Host.
 func requestMessage(r *http.Request, origin *Origin) message {
 	m := message{method: r.Method, header: r.Header, trailer: r.Trailer, te: r.TransferEncoding}
 	if m.method == "" {
@@ -93,8 +94,39 @@ func requestMessage(r *http.Request, origin *Origin) message {
 		m.path = "/"
 	}
 	m.query = u.RawQuery
+	if path, query, ok := targetParts(r.RequestURI, m.method); ok {
+		// A server's request: the path and query as received, not as a
+		// handler in front (http.StripPrefix, a router) may have
+		// rewritten r.URL, or a signature for /report would pass on
+		// /admin/report behind StripPrefix("/admin").
+		m.path, m.query = path, query
+	}
 	m.requestURI, m.forceQuery = r.RequestURI, u.ForceQuery
 	return m
+}
+
+// targetParts splits a request-target as a server received it
+// (RequestURI) into its escaped path and raw query; ok is false for none
+// (a client's request), for CONNECT's authority form, and for a target
+// that does not parse (the request's URL is used then).
+func targetParts(target, method string) (path, query string, ok bool) {
+	switch {
+	case target == "" || method == http.MethodConnect:
+		return "", "", false
+	case target[0] == '/': // origin form: no allocation
+		path, query, _ = strings.Cut(target, "?")
+		return path, query, true
+	case target == "*":
+		return "*", "", true
+	}
+	u, err := url.ParseRequestURI(target) // absolute form
+	if err != nil || u.Opaque != "" {
+		return "", "", false
+	}
+	if path = u.EscapedPath(); path == "" {
+		path = "/"
+	}
+	return path, u.RawQuery, true
 }
 
 // responseMessage views a response with status and fields; req, when not
