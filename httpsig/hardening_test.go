@@ -703,3 +703,41 @@ func TestRewrittenURL(t *testing.T) {
 		}
 	}
 }
+
+// roundTripFunc is an http.RoundTripper.
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// TestTransportForwarded (review 13h): a Transport signs the request it
+// sends, by its URL, even when the request is one a server received and
+// forwards (httputil.ReverseProxy keeps RequestURI on it): the upstream
+// sees the rewritten path, scheme and host, and so must the signature.
+func TestTransportForwarded(t *testing.T) {
+	k, _ := mustKey(t, signet.HMACSHA256, "k")
+	upstream := mustVerifier(t, Policy{Origin: &Origin{Scheme: "https"}}, k)
+	var verr error
+	tr := &Transport{Signer: mustSigner(t, k, Options{Components: []string{"@method", "@target-uri", "@request-target", "@scheme"}}),
+		Base: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+			r.RequestURI = "" // as net/http writes it: the request line is r.URL's
+			_, verr = upstream.VerifyRequest(serverSide(t, r))
+			return &http.Response{StatusCode: http.StatusOK, Body: http.NoBody, Request: r}, nil
+		})}
+	// The proxy received GET /api/report?x=1 over plain HTTP and forwards
+	// it to https://upstream.example/report?x=1.
+	in, err := http.ReadRequest(bufio.NewReader(strings.NewReader("GET /api/report?x=1 HTTP/1.1\r\nHost: proxy.example\r\n\r\n")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := in.Clone(in.Context())
+	out.URL.Scheme, out.URL.Host, out.URL.Path, out.Host = "https", "upstream.example", "/report", ""
+	if _, err := tr.RoundTrip(out); err != nil {
+		t.Fatal(err)
+	}
+	if verr != nil {
+		t.Fatalf("the upstream refused the forwarded request: %v", verr)
+	}
+	if out.RequestURI != "/api/report?x=1" {
+		t.Fatal("the Transport modified the caller's request")
+	}
+}

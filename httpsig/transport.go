@@ -9,7 +9,8 @@ import (
 
 // Transport is an http.RoundTripper that signs every request with Signer
 // before Base sends it, adding its signature after any the request already
-// carries. The caller's request is not modified: a copy is signed. When
+// carries. The request is signed as sent, by its URL and Host, even when it
+// is one a server received and forwards. The caller's request is not modified: a copy is signed. When
 // Verifier is set, every response must carry a signature it accepts
 // (VerifyResponse), or RoundTrip returns an error instead. Errors of
 // signing and verifying wrap signet sentinels; an error of Base (the
@@ -29,6 +30,10 @@ func (t *Transport) RoundTrip(r *http.Request) (*http.Response, error) {
 		return nil, fmt.Errorf("%w: httpsig: Transport without a Signer made by NewSigner", signet.ErrKeyUsage)
 	}
 	signed := r.Clone(r.Context())
+	// What is sent is r.URL's request line: a request a server received
+	// and forwards (httputil.ReverseProxy keeps its RequestURI) is signed
+	// as the client request it now is, not as it was received.
+	signed.RequestURI = ""
 	if err := t.Signer.SignRequest(signed); err != nil {
 		if r.Body != nil {
 			r.Body.Close()
