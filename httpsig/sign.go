@@ -137,7 +137,10 @@ var errNoSigner = fmt.Errorf("%w: httpsig: a Signer not made by NewSigner", sign
 
 // SignRequest adds a signature to r: Signature-Input and Signature field
 // lines with the Signer's label, after any already there. With
-// Options.Digest, a body without Content-Digest gets one first.
+// Options.Digest, a body without Content-Digest gets one first. A request
+// with RequestURI set is viewed as the server received it (as a Verifier
+// does); to sign one a server forwards under another URL, clear its
+// RequestURI first, as Transport does.
 func (s *Signer) SignRequest(r *http.Request) error {
 	if s == nil || s.key == nil {
 		return errNoSigner
