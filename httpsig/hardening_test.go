@@ -3,6 +3,7 @@ package httpsig
 import (
 	"bufio"
 	"bytes"
+	"compress/gzip"
 	"encoding/base64"
 	"errors"
 	"fmt"
@@ -739,5 +740,45 @@ func TestTransportForwarded(t *testing.T) {
 	}
 	if out.RequestURI != "/api/report?x=1" {
 		t.Fatal("the Transport modified the caller's request")
+	}
+}
+
+// TestTransportCompressed (review 13h): a Transport that verifies
+// responses asks for identity, so that net/http does not decompress a
+// body behind its Content-Digest (which is over the content as sent): a
+// correctly signed response was refused with ErrDigest. A server that
+// compresses all the same is handed on as sent, Content-Encoding and all.
+func TestTransportCompressed(t *testing.T) {
+	k, _ := mustKey(t, signet.HMACSHA256, "k")
+	rs := mustSigner(t, k, Options{Components: []string{"@status", "content-encoding", "content-digest"}, Digest: SHA256})
+	sign, err := SignResponses(rs, ResponseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const text = "hello, hello, hello"
+	for _, always := range []bool{false, true} {
+		srv := httptest.NewServer(sign(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if !always && !strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {
+				w.Header().Set("Content-Encoding", "identity")
+				io.WriteString(w, text)
+				return
+			}
+			w.Header().Set("Content-Encoding", "gzip")
+			z := gzip.NewWriter(w)
+			io.WriteString(z, text)
+			z.Close()
+		})))
+		c := &http.Client{Transport: &Transport{Signer: mustSigner(t, k, Options{}), Verifier: mustVerifier(t, Policy{}, k)}}
+		resp, err := c.Get(srv.URL)
+		if err != nil {
+			srv.Close()
+			t.Fatalf("always gzip %v: %v", always, err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		srv.Close()
+		if got := resp.Header.Get("Content-Encoding"); !always && (got != "identity" || string(body) != text) || always && got != "gzip" {
+			t.Errorf("always gzip %v: Content-Encoding %q, body %q", always, got, body)
+		}
 	}
 }

@@ -10,7 +10,10 @@ import (
 // Transport is an http.RoundTripper that signs every request with Signer
 // before Base sends it, adding its signature after any the request already
 // carries. The request is signed as sent, by its URL and Host, even when it
-// is one a server received and forwards. The caller's request is not modified: a copy is signed. When
+// is one a server received and forwards. With a Verifier, a request that
+// names no Accept-Encoding asks for identity: net/http would otherwise ask
+// for gzip and decompress the body, which its Content-Digest could not
+// vouch for. The caller's request is not modified: a copy is signed. When
 // Verifier is set, every response must carry a signature it accepts
 // (VerifyResponse), or RoundTrip returns an error instead. Errors of
 // signing and verifying wrap signet sentinels; an error of Base (the
@@ -39,6 +42,12 @@ func (t *Transport) RoundTrip(r *http.Request) (*http.Response, error) {
 			r.Body.Close()
 		}
 		return nil, err
+	}
+	if t.Verifier != nil && signed.Header.Get("Accept-Encoding") == "" {
+		// net/http would ask for gzip itself and hand on the body
+		// decompressed, without its Content-Encoding: no Content-Digest
+		// (over the content as sent) could be checked against it.
+		signed.Header.Set("Accept-Encoding", "identity")
 	}
 	base := t.Base
 	if base == nil {
