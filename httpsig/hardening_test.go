@@ -782,3 +782,42 @@ func TestTransportCompressed(t *testing.T) {
 		}
 	}
 }
+
+// TestSignResponsesNoContent (review 13h): a response that carries no
+// content (to HEAD, 204, 304) gets the Content-Digest of the empty
+// content, which a verifier finds, not that of what the handler wrote,
+// which net/http drops: a Transport refused every such response (ErrDigest).
+func TestSignResponsesNoContent(t *testing.T) {
+	k, _ := mustKey(t, signet.HMACSHA256, "k")
+	rs := mustSigner(t, k, Options{Components: []string{"@status", "content-digest"}, Digest: SHA256})
+	sign, err := SignResponses(rs, ResponseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(sign(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/204":
+			w.WriteHeader(http.StatusNoContent)
+		case "/304":
+			w.WriteHeader(http.StatusNotModified)
+		}
+		io.WriteString(w, "hello")
+	})))
+	defer srv.Close()
+	c := &http.Client{Transport: &Transport{Signer: mustSigner(t, k, Options{}), Verifier: mustVerifier(t, Policy{}, k)}}
+	for _, q := range []struct{ method, path, body string }{
+		{http.MethodHead, "/", ""}, {http.MethodGet, "/204", ""}, {http.MethodGet, "/304", ""}, {http.MethodGet, "/", "hello"},
+	} {
+		req, _ := http.NewRequest(q.method, srv.URL+q.path, nil)
+		resp, err := c.Do(req)
+		if err != nil {
+			t.Errorf("%s %s: %v", q.method, q.path, err)
+			continue
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if string(body) != q.body {
+			t.Errorf("%s %s: body %q", q.method, q.path, body)
+		}
+	}
+}

@@ -80,7 +80,8 @@ type ResponseOptions struct {
 // When a signature covers content-digest and its Signer has
 // Options.Digest, the response is buffered so that its digest can be
 // computed before the header is sent; otherwise it streams, signed when
-// the header is written. A response that cannot be signed with s is
+// the header is written. A response that carries no content (to HEAD, or
+// 204, 304) gets the Content-Digest of the empty content (RFC 9530). A response that cannot be signed with s is
 // replaced by a 500 problem; an answer that cannot be made is left out.
 func SignResponses(s *Signer, o ResponseOptions) (func(http.Handler) http.Handler, error) {
 	rp, err := newResponder(s, o)
@@ -330,6 +331,11 @@ func (sw *signingWriter) Write(p []byte) (int, error) {
 // send signs and writes the header (and, when buffering, the body).
 func (sw *signingWriter) send(body []byte) {
 	sw.wrote = true
+	if body != nil && (sw.req.Method == http.MethodHead || sw.status == http.StatusNoContent || sw.status == http.StatusNotModified) {
+		// No content is sent (net/http drops what the handler wrote):
+		// Content-Digest is over the empty content, as RFC 9530 has it.
+		body = []byte{}
+	}
 	h := sw.Header()
 	for i, s := range sw.signers {
 		if err := s.SignResponse(sw.status, h, nil, sw.req, body); err != nil {
