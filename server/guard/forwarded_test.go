@@ -1,11 +1,9 @@
 package guard
 
 import (
-	"net"
+	"net/http"
 	"net/http/httptest"
-	"strings"
 	"testing"
-	"time"
 )
 
 // TestGuardStripsForwardedSpellings: the headers the guard sets itself
@@ -28,19 +26,8 @@ func TestGuardStripsForwardedSpellings(t *testing.T) {
 		"X_FORWARDED_PROTO: https\r\n" +
 		"X_Request_Id: forged-id\r\n" +
 		"\r\n"
-	conn, err := net.Dial("tcp", srv.Listener.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	if _, err := conn.Write([]byte(raw)); err != nil {
-		t.Fatal(err)
-	}
-	conn.SetReadDeadline(time.Now().Add(10 * time.Second))
-	buf := make([]byte, 4096)
-	n, _ := conn.Read(buf)
-	if !strings.HasPrefix(string(buf[:n]), "HTTP/1.1 200") {
-		t.Fatalf("answer %q", buf[:n])
+	if status := rawRequest(t, srv.Listener.Addr().String(), raw); status != http.StatusOK {
+		t.Fatalf("status %d", status)
 	}
 	h := f.up.last(t)
 	for _, name := range []string{"X-Forwarded-For", "X-Forwarded-Host", "X-Forwarded-Proto", RequestIDHeader} {

@@ -221,19 +221,8 @@ func TestGuardStripsClaimsHeader(t *testing.T) {
 				strings.ToLower(under) + ": forged-5\r\n" +
 				"Connection: " + want + ", " + RequestIDHeader + "\r\n" +
 				"\r\n"
-			conn, err := net.Dial("tcp", srv.Listener.Addr().String())
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer conn.Close()
-			if _, err := conn.Write([]byte(raw)); err != nil {
-				t.Fatal(err)
-			}
-			conn.SetReadDeadline(time.Now().Add(10 * time.Second))
-			buf := make([]byte, 4096)
-			n, _ := conn.Read(buf)
-			if !strings.HasPrefix(string(buf[:n]), "HTTP/1.1 200") {
-				t.Fatalf("answer %q", buf[:n])
+			if status := rawRequest(t, srv.Listener.Addr().String(), raw); status != http.StatusOK {
+				t.Fatalf("status %d", status)
 			}
 			h := f.up.last(t)
 			for k, vs := range h {

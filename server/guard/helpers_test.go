@@ -1,7 +1,10 @@
 package guard
 
 import (
+	"bufio"
 	"encoding/json"
+	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -212,3 +215,27 @@ func (f *fixture) do(auth []string, extra http.Header) *httptest.ResponseRecorde
 }
 
 func withToken(tok string) []string { return []string{"Bearer " + tok} }
+
+// rawRequest writes raw, a whole HTTP/1.1 request, to the server at addr
+// over a new connection and returns the status of its answer: for the
+// requests net/http's client would not send as they are (a header spelled
+// with '_', a dot segment, declared trailers), so that the server's own
+// parsing applies.
+func rawRequest(t *testing.T, addr, raw string) int {
+	t.Helper()
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(10 * time.Second))
+	if _, err := io.WriteString(c, raw); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}

@@ -1,10 +1,7 @@
 package guard
 
 import (
-	"bufio"
 	"errors"
-	"fmt"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -56,30 +53,20 @@ func TestGuardRefusesDotSegments(t *testing.T) {
 		{"/v1/a..b/...", true},
 		{"/v1/file.txt", true},
 	} {
-		c, err := net.Dial("tcp", srv.Listener.Addr().String())
-		if err != nil {
-			t.Fatal(err)
-		}
-		fmt.Fprintf(c, "GET %s HTTP/1.1\r\nHost: guard.test\r\nAuthorization: Bearer %s\r\n\r\n", tc.path, tok)
-		resp, err := http.ReadResponse(bufio.NewReader(c), nil)
-		c.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
+		status := rawRequest(t, srv.Listener.Addr().String(), "GET "+tc.path+" HTTP/1.1\r\nHost: guard.test\r\nAuthorization: Bearer "+tok+"\r\n\r\n")
 		var upstream string
 		select {
 		case upstream = <-got:
 		default:
 		}
 		if tc.forward {
-			if resp.StatusCode != http.StatusOK || upstream != "/api"+tc.path {
-				t.Errorf("%s: %d, upstream got %q", tc.path, resp.StatusCode, upstream)
+			if status != http.StatusOK || upstream != "/api"+tc.path {
+				t.Errorf("%s: %d, upstream got %q", tc.path, status, upstream)
 			}
 			continue
 		}
-		if resp.StatusCode != http.StatusBadRequest || upstream != "" {
-			t.Errorf("%s: %d, upstream got %q; want 400, not forwarded", tc.path, resp.StatusCode, upstream)
+		if status != http.StatusBadRequest || upstream != "" {
+			t.Errorf("%s: %d, upstream got %q; want 400, not forwarded", tc.path, status, upstream)
 		}
 	}
 	if !errors.Is(errDotSegment, signet.ErrMalformed) {
