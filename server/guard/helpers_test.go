@@ -239,3 +239,22 @@ func rawRequest(t *testing.T, addr, raw string) int {
 	resp.Body.Close()
 	return resp.StatusCode
 }
+
+// guardTo returns a guard with f's keys and clock in front of handler, an
+// upstream of its own, at path prefix (which may be ""), and its server.
+func (f *fixture) guardTo(t *testing.T, prefix string, handler http.Handler) (*Guard, *httptest.Server) {
+	t.Helper()
+	up := httptest.NewServer(handler)
+	t.Cleanup(up.Close)
+	u, err := url.Parse(up.URL + prefix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := New(Config{Upstream: u, Keys: f.keys, Issuer: testIssuer, Audience: []string{testAudience}, Now: f.clock.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(g)
+	t.Cleanup(srv.Close)
+	return g, srv
+}

@@ -3,8 +3,6 @@ package guard
 import (
 	"errors"
 	"net/http"
-	"net/http/httptest"
-	"net/url"
 	"testing"
 
 	"github.com/signet-go/signet"
@@ -18,21 +16,10 @@ import (
 // connection, so that the server's own parsing applies.
 func TestGuardRefusesDotSegments(t *testing.T) {
 	got := make(chan string, 1)
-	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	f := newFixture(t, Config{})
+	g, srv := f.guardTo(t, "/api", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		got <- r.RequestURI
 	}))
-	defer up.Close()
-	f := newFixture(t, Config{})
-	u, err := url.Parse(up.URL + "/api")
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := New(Config{Upstream: u, Keys: f.keys, Issuer: testIssuer, Audience: []string{testAudience}, Now: f.clock.Now})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(g)
-	defer srv.Close()
 	tok := f.token(claims{})
 	for _, tc := range []struct {
 		path    string

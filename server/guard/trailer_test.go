@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/httptest"
-	"net/url"
 	"testing"
 )
 
@@ -17,22 +15,11 @@ import (
 // guard did not set.
 func TestGuardStripsClaimsTrailer(t *testing.T) {
 	got := make(chan http.Header, 1)
-	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	f := newFixture(t, Config{})
+	_, srv := f.guardTo(t, "", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.Copy(io.Discard, r.Body)
 		got <- r.Trailer.Clone()
 	}))
-	defer up.Close()
-	f := newFixture(t, Config{})
-	u, err := url.Parse(up.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := New(Config{Upstream: u, Keys: f.keys, Issuer: testIssuer, Audience: []string{testAudience}, Now: f.clock.Now})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(g)
-	defer srv.Close()
 	status := rawRequest(t, srv.Listener.Addr().String(), fmt.Sprintf("POST /x HTTP/1.1\r\nHost: guard.test\r\nAuthorization: Bearer %s\r\nTransfer-Encoding: chunked\r\n"+
 		"Trailer: X-Signet-Claims, x_signet_claims, Authorization, X-Forwarded-For, X_Request_Id, X-Other\r\n\r\n"+
 		"3\r\nabc\r\n0\r\nX-Signet-Claims: e30\r\nx_signet_claims: e30\r\nAuthorization: Bearer x\r\n"+
