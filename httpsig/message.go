@@ -86,20 +86,21 @@ func requestMessage(r *http.Request, origin *Origin) message {
 	}
 	m.authority = normalizeAuthority(host, m.scheme)
 	m.hasAuthority = m.authority != ""
-	m.path = u.EscapedPath()
-	if u.Opaque != "" {
-		m.path = u.Opaque
-	}
-	if m.path == "" {
-		m.path = "/"
-	}
-	m.query = u.RawQuery
 	if path, query, ok := targetParts(r.RequestURI, m.method); ok {
 		// A server's request: the path and query as received, not as a
 		// handler in front (http.StripPrefix, a router) may have
 		// rewritten r.URL, or a signature for /report would pass on
 		// /admin/report behind StripPrefix("/admin").
 		m.path, m.query = path, query
+	} else {
+		m.path = u.EscapedPath()
+		if u.Opaque != "" {
+			m.path = u.Opaque
+		}
+		if m.path == "" {
+			m.path = "/"
+		}
+		m.query = u.RawQuery
 	}
 	m.requestURI, m.forceQuery = r.RequestURI, u.ForceQuery
 	return m

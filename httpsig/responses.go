@@ -81,8 +81,9 @@ type ResponseOptions struct {
 // Options.Digest, the response is buffered so that its digest can be
 // computed before the header is sent; otherwise it streams, signed when
 // the header is written. A response that carries no content (to HEAD, or
-// 204, 304) gets the Content-Digest of the empty content (RFC 9530). A response that cannot be signed with s is
-// replaced by a 500 problem; an answer that cannot be made is left out.
+// 204, 304) gets the Content-Digest of the empty content (RFC 9530). A
+// response that cannot be signed with s is replaced by a 500 problem; an
+// answer that cannot be made is left out.
 func SignResponses(s *Signer, o ResponseOptions) (func(http.Handler) http.Handler, error) {
 	rp, err := newResponder(s, o)
 	if err != nil {
