@@ -1,7 +1,6 @@
 package oauth
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/hex"
@@ -232,15 +231,9 @@ func decodeStrict(data []byte, v any) error {
 			return fmt.Errorf("unknown member %q", clipLog(name))
 		}
 	}
-	d := json.NewDecoder(bytes.NewReader(data))
-	d.DisallowUnknownFields()
-	if err := d.Decode(v); err != nil {
-		return err
-	}
-	if _, err := d.Token(); err != io.EOF {
-		return fmt.Errorf("data after the JSON value")
-	}
-	return nil
+	// Every member is one of v's, and json.Unmarshal refuses data after
+	// the value.
+	return json.Unmarshal(data, v)
 }
 
 func parseClient(raw json.RawMessage) (*Client, error) {
