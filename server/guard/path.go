@@ -29,8 +29,8 @@ var dotSpellings = strings.NewReplacer("%2e", ".", "%2f", "/", "%5c", "/", "\\",
 // path prefix once the upstream resolved it; a client that follows RFC
 // 3986 §5.2.4 never sends one.
 func dotSegment(p string) bool {
-	if !strings.ContainsAny(p, ".%\\") {
-		return false
+	if !strings.Contains(p, ".") && !strings.Contains(p, "%2e") && !strings.Contains(p, "%2E") {
+		return false // no segment can read as "." or ".."
 	}
 	p = dotSpellings.Replace(strings.ToLower(p))
 	for seg := range strings.SplitSeq(p, "/") {
