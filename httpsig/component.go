@@ -1,6 +1,7 @@
 package httpsig
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -191,4 +192,13 @@ func checkUnique(cs []Component) error {
 // malformed wraps signet.ErrMalformed with a field's name.
 func malformed(field string, err error) error {
 	return fmt.Errorf("%w: %s: %v", signet.ErrMalformed, field, err)
+}
+
+// sfError wraps an error of the sf parser reading field: ErrTooLarge for
+// a value over sf.MaxLen, else as malformed.
+func sfError(field string, err error) error {
+	if errors.Is(err, sf.ErrTooLong) {
+		return fmt.Errorf("%w: %s over %d bytes", signet.ErrTooLarge, field, sf.MaxLen)
+	}
+	return malformed(field, err)
 }

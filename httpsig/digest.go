@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"crypto/sha512"
 	"crypto/subtle"
-	"errors"
 	"fmt"
 	"hash"
 	"io"
@@ -61,10 +60,7 @@ type digestCheck struct {
 func parseDigest(value string) (*digestCheck, error) {
 	d, err := sf.ParseDictionary(value)
 	if err != nil {
-		if errors.Is(err, sf.ErrTooLong) {
-			return nil, fmt.Errorf("%w: Content-Digest over %d bytes", signet.ErrTooLarge, sf.MaxLen)
-		}
-		return nil, fmt.Errorf("%w: Content-Digest: %v", signet.ErrMalformed, err)
+		return nil, sfError("Content-Digest", err)
 	}
 	dc := &digestCheck{}
 	for _, m := range d {

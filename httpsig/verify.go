@@ -817,10 +817,7 @@ func parseDictLines(name string, lines []string, max int) (sf.Dictionary, error)
 	}
 	d, err := sf.ParseDictionary(strings.Join(lines, ", "))
 	if err != nil {
-		if errors.Is(err, sf.ErrTooLong) {
-			return nil, fmt.Errorf("%w: %s", signet.ErrTooLarge, name)
-		}
-		return nil, malformed(name, err)
+		return nil, sfError(name, err)
 	}
 	return d, nil
 }
