@@ -89,7 +89,8 @@ func TestMissShared(t *testing.T) {
 		})
 	}
 	<-srv.entered // the miss fetch reached the server and waits there
-	for r.Stats().KidMisses < n {
+	// Every miss waits for this fetch.
+	for jwks.Waiters(r) < n {
 		time.Sleep(time.Millisecond)
 	}
 	// While n lookups wait for the fetch, a known key is served: this

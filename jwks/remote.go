@@ -57,8 +57,9 @@ type state struct {
 
 // call is one fetch, which any number of callers may wait for.
 type call struct {
-	done chan struct{}
-	err  error
+	done    chan struct{}
+	err     error
+	waiters int // callers of miss and Refresh waiting for it (r.mu); tests read it
 }
 
 // Stats are the Remote's counters, for export as metrics. Counters only
@@ -201,6 +202,7 @@ func (r *Remote) miss(kid string, alg signet.Algorithm, notFound error) (signet.
 		}
 		r.missCall = c
 	}
+	c.waiters++
 	r.mu.Unlock()
 	<-c.done
 	st := r.state.Load()
@@ -255,6 +257,7 @@ func (r *Remote) Refresh(ctx context.Context) error {
 	if c == nil {
 		c = r.startLocked(true)
 	}
+	c.waiters++
 	r.mu.Unlock()
 	select {
 	case <-c.done:

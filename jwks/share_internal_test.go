@@ -65,9 +65,7 @@ func TestMissJoinsBackgroundFetch(t *testing.T) {
 		found <- err
 	}()
 	go func() { found <- r.Refresh(context.Background()) }()
-	for r.kidMisses.Load() == 0 {
-		time.Sleep(time.Millisecond)
-	}
+	waitForWaiters(r, 2) // both chose the fetch to wait for; it cannot end before close(g)
 	close(g)
 	for range 2 {
 		if err := <-found; err != nil {
@@ -84,6 +82,13 @@ func TestMissJoinsBackgroundFetch(t *testing.T) {
 	// The cooldown runs from that miss: the next one is answered at once.
 	if _, err := r.Select("c", signet.ES256); err == nil || r.missCooldown.Load() != 1 || hits.Load() != 2 {
 		t.Fatalf("miss in the cooldown: %v, %d fetches", err, hits.Load())
+	}
+}
+
+// waitForWaiters returns once n callers wait for the fetch in flight.
+func waitForWaiters(r *Remote, n int) {
+	for Waiters(r) < n {
+		time.Sleep(time.Millisecond)
 	}
 }
 
