@@ -95,7 +95,8 @@
 // member name repeated (encoding/json would silently keep the last); base64url
 // without padding or line breaks; EC coordinates and private scalars of
 // exactly the curve's size; points on their curve; RSA private keys whose
-// parameters agree; "use" only "sig" and "key_ops" only "sign"/"verify".
+// parameters agree; "use" only "sig" and "key_ops" only "sign"/"verify"
+// (an empty "key_ops" allows nothing, as in WebCrypto).
 // Weak keys are refused as by signet.NewKey, small-order Ed25519 points
 // among them. Every failure wraps one of signet's sentinel errors
 // (ErrTooLarge, ErrMalformed, ErrUnsupported, ErrAlgorithmMismatch,

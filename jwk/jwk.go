@@ -50,7 +50,7 @@ const MaxKeySize = 64 << 10
 //     multi-prime RSA ("oth"), an RSA private key without its primes;
 //   - ErrAlgorithmMismatch: "alg" does not fit "kty" or "crv";
 //   - ErrKeyUsage: "use" other than "sig", "key_ops" other than
-//     "sign" and "verify";
+//     "sign" and "verify", or empty (the key is for no operation);
 //   - ErrWeakKey: material signet.NewKey refuses (short HMAC secret, RSA
 //     below 2048 bits, EC point off its curve), private members that do
 //     not match the public ones, or RSA private integers out of proportion
@@ -300,7 +300,8 @@ func jwsName(alg string) string {
 func checkUsage(m members) error { return checkUse(m, "sig", "sign", "verify") }
 
 // checkUse enforces "use" and "key_ops" for a key made for use: "use" must
-// be it when present, and "key_ops" an array of distinct strings among ops.
+// be it when present, and "key_ops" a non-empty array of distinct strings
+// among ops.
 func checkUse(m members, use string, ops ...string) error {
 	got, ok, err := m.str("use")
 	if err != nil {
@@ -334,6 +335,9 @@ func checkUse(m members, use string, ops ...string) error {
 	}
 	if it.Err() != nil {
 		return fmt.Errorf("%w: \"key_ops\" is not an array of strings", signet.ErrMalformed)
+	}
+	if seen == 0 { // RFC 7517 §4.3 lists what the key is for: here, nothing
+		return fmt.Errorf("%w: JWK \"key_ops\" is empty: the key allows no operation", signet.ErrKeyUsage)
 	}
 	return nil
 }

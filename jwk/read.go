@@ -27,7 +27,7 @@ type SkippedKey struct {
 	// ErrUnsupported (a key type, curve or algorithm signet does not
 	// use here, a key without "alg" that fits no or several of the
 	// allowed algorithms, a repeated "kid"), ErrKeyUsage ("use" other
-	// than "sig", "key_ops" other than "sign"/"verify"), ErrMalformed,
+	// than "sig", "key_ops" other than "sign"/"verify" or empty), ErrMalformed,
 	// ErrTooLarge, ErrWeakKey or ErrAlgorithmMismatch (a key that is
 	// broken, weak, or whose "alg" contradicts its material).
 	Err error

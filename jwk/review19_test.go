@@ -25,6 +25,7 @@ func TestReviewEncryptionKeyOps(t *testing.T) {
 		{"key_ops repeated", `,"key_ops":["wrapKey","wrapKey"]`, signet.ErrMalformed},
 		{"key_ops with a number", `,"key_ops":["wrapKey",1]`, signet.ErrMalformed},
 		{"key_ops not an array", `,"key_ops":"wrapKey"`, signet.ErrMalformed},
+		{"key_ops empty", `,"key_ops":[]`, signet.ErrKeyUsage},
 		{"key_ops verify", `,"key_ops":["unwrapKey","verify"]`, signet.ErrKeyUsage},
 		{"use in another case", `,"use":"ENC"`, signet.ErrKeyUsage},
 		{"use not a string", `,"use":["enc"]`, signet.ErrMalformed},

@@ -32,8 +32,8 @@ const (
 // Keys that are not for signet are skipped, as RFC 7517 §5 asks of keys an
 // implementation does not understand: a "kty", "alg" or "crv" signet does
 // not support, a "use" other than "sig" (encryption keys often share a set
-// with signing keys), a "key_ops" other than "sign"/"verify", and a key
-// without "alg". A key that is for signet but is malformed, weak, or whose
+// with signing keys), a "key_ops" other than "sign"/"verify" or empty,
+// and a key without "alg". A key that is for signet but is malformed, weak, or whose
 // "alg" contradicts its material fails the whole set: a set that is partly
 // broken is not trusted in part.
 //

@@ -77,6 +77,7 @@ func TestSetSkips(t *testing.T) {
 		rsaPub.with("kid", "oaep", "alg", "RSA-OAEP"),
 		rsaPub.with("kid", "no-alg"),
 		ecPub.with("kid", "ecdh", "alg", "ECDH-ES", "key_ops", []string{"deriveKey"}),
+		ecPub.with("kid", "no-ops", "alg", "ES256", "key_ops", []string{}),
 		ecPub.with("kid", "k1", "alg", "ES256", "crv", "secp256k1", "x", "garbage!", "y", "garbage!"),
 		ed.with("kid", "x25519", "crv", "X25519", "alg", "EdDSA"),
 		ed.with("kid", "ed448", "crv", "Ed448", "alg", "Ed448", "x", b64(make([]byte, 57))),
