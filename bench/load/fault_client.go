@@ -138,6 +138,13 @@ type accessClaims struct {
 }
 
 // accessPolicy is how a resource server verifies the service's tokens.
+// publishedAlgorithms are the public-key JWS algorithms, the only ones a
+// client takes from signet serve's JWKS.
+var publishedAlgorithms = []signet.Algorithm{
+	signet.ES256, signet.ES384, signet.ES512, signet.EdDSA,
+	signet.RS256, signet.RS384, signet.RS512, signet.PS256, signet.PS384, signet.PS512,
+}
+
 var accessPolicy = jwt.Policy{Type: "at+jwt", Issuer: faultIssuer, Audience: []string{faultAudience}}
 
 // jwksCache is a resource server's copy of a JWKS: fetched again only
@@ -213,7 +220,9 @@ func (c *jwksCache) fetch(ctx context.Context) (*signet.KeySet, error) {
 	if err != nil {
 		return nil, err
 	}
-	set, err := jwk.ParseSet(body)
+	// A published set holds public keys: ReadSet takes only the public-key
+	// algorithms the service signs with (never an "oct" secret).
+	set, _, err := jwk.ReadSet(body, publishedAlgorithms)
 	if err != nil {
 		return nil, err
 	}

@@ -74,7 +74,7 @@ func TestRealTokensAndJWKS(t *testing.T) {
 	}
 	body, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	set, err := jwk.ParseSet(body)
+	set, _, err := jwk.ReadSet(body, publishedAlgorithms)
 	if err != nil {
 		t.Fatalf("JWKS %s: %v", body, err)
 	}
