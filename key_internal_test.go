@@ -1,6 +1,7 @@
 package signet
 
 import (
+	"crypto"
 	"encoding/asn1"
 	"testing"
 	"unsafe"
@@ -22,13 +23,33 @@ func TestKeyLayout(t *testing.T) {
 	}
 }
 
-// The OID contents readPKCS8 compares with are those of oidRSA and
-// oidRSAPSS.
+// The OID contents the envelope and PSS parameter readers compare with are
+// those of the OIDs they name.
 func TestOIDContents(t *testing.T) {
-	for _, c := range []struct {
+	type oidCase struct {
 		oid      asn1.ObjectIdentifier
 		contents string
-	}{{oidRSA, oidRSADER}, {oidRSAPSS, oidRSAPSSDER}} {
+	}
+	cases := []oidCase{
+		{oidRSA, oidRSADER}, {oidRSAPSS, oidRSAPSSDER},
+		{asn1.ObjectIdentifier{1, 2, 840, 113549, 1, 1, 8}, oidMGF1DER},
+	}
+	hashes := map[crypto.Hash]asn1.ObjectIdentifier{
+		crypto.SHA1:       {1, 3, 14, 3, 2, 26},
+		crypto.SHA224:     {2, 16, 840, 1, 101, 3, 4, 2, 4},
+		crypto.SHA256:     {2, 16, 840, 1, 101, 3, 4, 2, 1},
+		crypto.SHA384:     {2, 16, 840, 1, 101, 3, 4, 2, 2},
+		crypto.SHA512:     {2, 16, 840, 1, 101, 3, 4, 2, 3},
+		crypto.SHA512_224: {2, 16, 840, 1, 101, 3, 4, 2, 5},
+		crypto.SHA512_256: {2, 16, 840, 1, 101, 3, 4, 2, 6},
+	}
+	if len(hashes) != len(pssHashes) {
+		t.Fatalf("%d hashes named here, %d in pssHashes", len(hashes), len(pssHashes))
+	}
+	for _, h := range pssHashes {
+		cases = append(cases, oidCase{hashes[h.hash], h.oid})
+	}
+	for _, c := range cases {
 		der, err := asn1.Marshal(c.oid)
 		if err != nil {
 			t.Fatal(err)

@@ -37,6 +37,15 @@ const MaxPEMSize = 64 << 10
 // key fits six algorithms, so it needs alg; without it the error wraps
 // ErrUnsupported.
 //
+// A PKCS #8 or SPKI key whose algorithm is id-RSASSA-PSS (OpenSSL's
+// "genpkey -algorithm RSA-PSS") is for PSS only, and within its RFC 4055
+// parameters when it has them: their hash, MGF1 with that same hash, and a
+// salt (signet's is the hash's size) at least their salt length; other
+// algorithms give ErrAlgorithmMismatch, and parameters signet's PSS cannot
+// meet (SHA-1, MGF1 with another hash) ErrUnsupported. Without alg such a
+// key is PS256 or PS384 when its parameters name SHA-256 or SHA-384, else
+// rsa-pss-sha512.
+//
 // Errors wrap ErrTooLarge (more than MaxPEMSize bytes), ErrMalformed (no PEM
 // block, bad DER), ErrUnsupported (encrypted or header-carrying blocks,
 // other block types, key types and curves signet does not sign with),
@@ -64,12 +73,10 @@ func ParsePEMWithID(data []byte, alg Algorithm, kid string) (*Key, error) {
 		return nil, err
 	}
 	if info.is(oidRSAPSSDER) {
-		// A key whose PKCS #8 says id-RSASSA-PSS is for PSS only (RFC 4055).
-		if alg == "" {
-			alg = RSAPSSSHA512
-		}
-		if sp, _ := lookup(alg); sp.family != famPSS {
-			return nil, fmt.Errorf("%w: an RSASSA-PSS key signs only with PSS, not %s", ErrAlgorithmMismatch, alg)
+		// A key whose PKCS #8 or SPKI says id-RSASSA-PSS is for PSS only,
+		// and within the limits of its parameters (RFC 4055 §3.1).
+		if alg, err = pssAlgorithm(info.params, alg); err != nil {
+			return nil, err
 		}
 	}
 	if alg == "" {
@@ -86,7 +93,7 @@ func ParsePEMWithID(data []byte, alg Algorithm, kid string) (*Key, error) {
 
 // decodePEM reads the one key block of data (ParsePEM's rules) and its
 // material; with ecdh, crypto/ecdh keys (X25519) are material too.
-func decodePEM(data []byte, ecdhOK bool) (any, pkcs8Info, error) {
+func decodePEM(data []byte, ecdhOK bool) (any, envelope, error) {
 	block := &pem.Block{}
 	if typ, der, ok := canonicalPEM(data); ok {
 		block.Type, block.Bytes = typ, der
@@ -97,28 +104,34 @@ func decodePEM(data []byte, ecdhOK bool) (any, pkcs8Info, error) {
 			block, rest = pem.Decode(rest)
 		}
 		if block == nil {
-			return nil, pkcs8Info{}, fmt.Errorf("%w: no PEM block", ErrMalformed)
+			return nil, envelope{}, fmt.Errorf("%w: no PEM block", ErrMalformed)
 		}
 		if next, _ := pem.Decode(rest); next != nil {
-			return nil, pkcs8Info{}, fmt.Errorf("%w: more than one PEM block (%q after %q)", ErrMalformed, clip.String(next.Type), clip.String(block.Type))
+			return nil, envelope{}, fmt.Errorf("%w: more than one PEM block (%q after %q)", ErrMalformed, clip.String(next.Type), clip.String(block.Type))
 		}
 		if len(block.Headers) > 0 {
-			return nil, pkcs8Info{}, fmt.Errorf("%w: PEM block with headers (encrypted keys are not read)", ErrUnsupported)
+			return nil, envelope{}, fmt.Errorf("%w: PEM block with headers (encrypted keys are not read)", ErrUnsupported)
 		}
 	}
-	var info pkcs8Info
-	if block.Type == "PRIVATE KEY" {
+	var info envelope
+	switch block.Type {
+	case "PRIVATE KEY":
 		if info = readPKCS8(block.Bytes); !info.ok {
-			return nil, pkcs8Info{}, fmt.Errorf("%w: PRIVATE KEY: not a PKCS #8 structure (or bytes after it)", ErrMalformed)
+			return nil, envelope{}, fmt.Errorf("%w: PRIVATE KEY: not a PKCS #8 structure (or bytes after it)", ErrMalformed)
+		}
+	case "PUBLIC KEY":
+		if info = readSPKI(block.Bytes); !info.ok {
+			return nil, envelope{}, fmt.Errorf("%w: PUBLIC KEY: not an SPKI structure (or bytes after it)", ErrMalformed)
 		}
 	}
 	material, err := parsePEMBlock(block, info, ecdhOK)
 	return material, info, err
 }
 
-// parsePEMBlock reads block's key; info is its PKCS #8 envelope when it is
-// a "PRIVATE KEY". With ecdhOK, crypto/ecdh keys are accepted too.
-func parsePEMBlock(block *pem.Block, info pkcs8Info, ecdhOK bool) (any, error) {
+// parsePEMBlock reads block's key; info is its envelope when it is a
+// "PRIVATE KEY" (PKCS #8) or a "PUBLIC KEY" (SPKI). With ecdhOK,
+// crypto/ecdh keys are accepted too.
+func parsePEMBlock(block *pem.Block, info envelope, ecdhOK bool) (any, error) {
 	var (
 		material any
 		err      error
@@ -136,6 +149,11 @@ func parsePEMBlock(block *pem.Block, info pkcs8Info, ecdhOK bool) (any, error) {
 		}
 		material, err = x509.ParsePKCS8PrivateKey(block.Bytes)
 	case "PUBLIC KEY":
+		if info.is(oidRSAPSSDER) {
+			// As for PKCS #8: the key inside is a PKCS #1 RSAPublicKey.
+			material, err = x509.ParsePKCS1PublicKey(info.key)
+			break
+		}
 		material, err = x509.ParsePKIXPublicKey(block.Bytes)
 	case "RSA PRIVATE KEY":
 		material, err = x509.ParsePKCS1PrivateKey(block.Bytes)
@@ -193,7 +211,7 @@ func inferAlgorithm(material any) (Algorithm, error) {
 // computes q⁻¹ mod p by exponentiation before it checks that p·q = n, so a
 // key with a 2048-bit n and a p of a few kilobytes costs seconds, and tens
 // of kilobytes minutes (see internal/rsabound).
-func checkRSAPrivateDER(typ string, der []byte, info pkcs8Info) error {
+func checkRSAPrivateDER(typ string, der []byte, info envelope) error {
 	switch typ {
 	case "RSA PRIVATE KEY":
 	case "PRIVATE KEY":
@@ -303,17 +321,21 @@ const (
 	oidRSAPSSDER = "\x2a\x86\x48\x86\xf7\x0d\x01\x01\x0a"
 )
 
-// pkcs8Info is the envelope of a PKCS #8 private key: the contents of its
-// algorithm's OID and the key inside; ok is false when der is not one.
-type pkcs8Info struct {
-	ok  bool
-	oid []byte
-	key []byte
+// envelope is the outer structure of a PKCS #8 private key or an SPKI
+// public key: the contents of its algorithm's OID, the algorithm's
+// parameters (the whole DER element, nil when absent) and the key inside
+// (PKCS #8's OCTET STRING, SPKI's BIT STRING); ok is false when the DER is
+// not one.
+type envelope struct {
+	ok     bool
+	oid    []byte
+	params []byte
+	key    []byte
 }
 
 // is reports whether the envelope's algorithm is the OID whose DER
 // contents are oid.
-func (p pkcs8Info) is(oid string) bool { return p.ok && string(p.oid) == oid }
+func (p envelope) is(oid string) bool { return p.ok && string(p.oid) == oid }
 
 // readPKCS8 reads PrivateKeyInfo ::= SEQUENCE { version, algorithm
 // AlgorithmIdentifier, privateKey OCTET STRING, ... } without reflection.
@@ -321,19 +343,53 @@ func (p pkcs8Info) is(oid string) bool { return p.ok && string(p.oid) == oid }
 // well-formed element, make it not one: crypto/x509 would ignore what
 // follows, and the checks made on info (the RSA bounds among them) must
 // see the key x509 will parse.
-func readPKCS8(der []byte) pkcs8Info {
+func readPKCS8(der []byte) envelope {
 	in := cryptobyte.String(der)
-	var seq, algo, oid, key, params cryptobyte.String
+	var seq, key cryptobyte.String
 	var version int64
-	var tag cbasn1.Tag
-	if !in.ReadASN1(&seq, cbasn1.SEQUENCE) || !in.Empty() ||
-		!seq.ReadASN1Integer(&version) ||
-		!seq.ReadASN1(&algo, cbasn1.SEQUENCE) || !algo.ReadASN1(&oid, cbasn1.OBJECT_IDENTIFIER) ||
-		!algo.Empty() && (!algo.ReadAnyASN1Element(&params, &tag) || !algo.Empty()) ||
-		!seq.ReadASN1(&key, cbasn1.OCTET_STRING) {
-		return pkcs8Info{}
+	if !in.ReadASN1(&seq, cbasn1.SEQUENCE) || !in.Empty() || !seq.ReadASN1Integer(&version) {
+		return envelope{}
 	}
-	return pkcs8Info{ok: true, oid: oid, key: key}
+	info, ok := readAlgorithm(&seq)
+	if !ok || !seq.ReadASN1(&key, cbasn1.OCTET_STRING) {
+		return envelope{}
+	}
+	info.key = key
+	return info
+}
+
+// readSPKI reads SubjectPublicKeyInfo ::= SEQUENCE { algorithm
+// AlgorithmIdentifier, subjectPublicKey BIT STRING } without reflection,
+// with nothing after it (as crypto/x509 requires). The key is the BIT
+// STRING's bytes, which must be whole octets.
+func readSPKI(der []byte) envelope {
+	in := cryptobyte.String(der)
+	var seq cryptobyte.String
+	var key asn1.BitString
+	if !in.ReadASN1(&seq, cbasn1.SEQUENCE) || !in.Empty() {
+		return envelope{}
+	}
+	info, ok := readAlgorithm(&seq)
+	if !ok || !seq.ReadASN1BitString(&key) || !seq.Empty() || key.BitLength%8 != 0 {
+		return envelope{}
+	}
+	info.key = key.Bytes
+	return info
+}
+
+// readAlgorithm reads AlgorithmIdentifier ::= SEQUENCE { algorithm OBJECT
+// IDENTIFIER, parameters ANY OPTIONAL } from in: parameters that are not
+// one well-formed element make it fail.
+func readAlgorithm(in *cryptobyte.String) (envelope, bool) {
+	var algo, oid, params cryptobyte.String
+	var tag cbasn1.Tag
+	if !in.ReadASN1(&algo, cbasn1.SEQUENCE) || !algo.ReadASN1(&oid, cbasn1.OBJECT_IDENTIFIER) {
+		return envelope{}, false
+	}
+	if !algo.Empty() && (!algo.ReadAnyASN1Element(&params, &tag) || !algo.Empty()) {
+		return envelope{}, false
+	}
+	return envelope{ok: true, oid: oid, params: params}, true
 }
 
 func knownCurve(oid asn1.ObjectIdentifier) bool {
@@ -347,7 +403,10 @@ func knownCurve(oid asn1.ObjectIdentifier) bool {
 
 // MarshalPEM encodes k as PEM: a private key as PKCS #8 ("PRIVATE KEY"), a
 // public key as SPKI ("PUBLIC KEY"). An HMAC secret has no PEM form: the
-// error wraps ErrKeyUsage. The key ID is not written; PEM has no place for it.
+// error wraps ErrKeyUsage. The key ID is not written; PEM has no place for
+// it. RSA keys are written as rsaEncryption, also a key read from an
+// id-RSASSA-PSS file: the signet key stays bound to its one algorithm, but
+// the file no longer says "PSS only" to other readers.
 func MarshalPEM(k *Key) ([]byte, error) {
 	if k.isZero() {
 		return nil, errZeroKey

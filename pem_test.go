@@ -316,6 +316,12 @@ func FuzzParsePEM(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Add(pemBlock("PUBLIC KEY", identity), "")
+	// id-RSASSA-PSS keys with and without parameters, as OpenSSL writes them.
+	for _, name := range []string{"sha256-salt32", "unrestricted", "sha1"} {
+		private, public := pssKeyFiles(f, name)
+		f.Add(private, "")
+		f.Add(public, "PS256")
+	}
 	f.Fuzz(func(t *testing.T, data []byte, alg string) {
 		k, err := signet.ParsePEM(data, signet.Algorithm(alg))
 		if err != nil {

@@ -26,6 +26,12 @@
 // reverse, for the six RFC 9421 algorithms, checks that both sides build the
 // same signature base, and that tampering is refused across the boundary.
 //
+// The fourth peer is OpenSSL, through Node's built-in crypto module and
+// node/pss-peer.mjs: pss_test.go checks that signet and OpenSSL read the
+// same id-RSASSA-PSS key files (testdata/pss) alike, binding each key to
+// exactly the PSS algorithms its RFC 4055 parameters allow, and verify each
+// other's signatures.
+//
 // Install the peers with `bash interop/setup.sh`, then run
 // `SIGNET_INTEROP=1 go test ./interop/`. Without SIGNET_INTEROP=1 the tests
 // skip when a peer is missing; with it, they fail.

@@ -63,8 +63,9 @@
 //     PASETO key only with --alg v4.public (Ed25519) or v3.public (P-384).
 //     For httpsig, an Ed25519, P-256 or P-384 key is read for ed25519,
 //     ecdsa-p256-sha256 or ecdsa-p384-sha384, and an RSA key needs --alg
-//     rsa-pss-sha512 or rsa-v1_5-sha256 (a PKCS #8 key marked
-//     id-RSASSA-PSS is read for rsa-pss-sha512).
+//     rsa-pss-sha512 or rsa-v1_5-sha256 (a PKCS #8 or SPKI key marked
+//     id-RSASSA-PSS is read for rsa-pss-sha512 when its parameters, if
+//     any, allow SHA-512).
 //   - a PASERK: k4.local, k4.public, k4.secret, or the same with k3. It
 //     names its algorithm. The other PASERK types (IDs, and keys wrapped
 //     with a key or password, or sealed) are refused: unwrap them first.
