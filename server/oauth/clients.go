@@ -76,6 +76,23 @@ type Client struct {
 	allScope string // every scope, space-separated
 }
 
+// allows reports whether the client may still be granted every scope of
+// scope (space-separated) and every audience of aud: whether a token
+// issued with them is within what the client is registered for now.
+func (c *Client) allows(scope string, aud []string) bool {
+	for s := range strings.FieldsSeq(scope) {
+		if !c.scopeSet[s] {
+			return false
+		}
+	}
+	for _, a := range aud {
+		if _, ok := c.audJSON[a]; !ok {
+			return false
+		}
+	}
+	return true
+}
+
 // CheckSecret reports whether secret is the client's: its SHA-256 is
 // compared in constant time with the stored hash. A client without a
 // secret (PrivateKeyJWT) matches nothing.

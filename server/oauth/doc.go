@@ -110,9 +110,11 @@
 // Introspection answers {"active":true, scope, client_id, sub, aud, iss,
 // exp, iat, jti, token_type:"Bearer"} for a token of this issuer whose
 // signature, typ, iss and exp verify, whose jti is not revoked and whose
-// client_id is a client registered now, and {"active":false} for
-// anything else: removing a client (SetClients, SIGHUP) ends its tokens
-// at introspection at once. Any registered client may
+// client_id is a client registered now, with every scope and audience of
+// the token among those it is registered for now, and {"active":false}
+// for anything else: removing a client (SetClients, SIGHUP) ends its
+// tokens at introspection at once, and taking a scope or an audience from
+// it ends its tokens that carry them. Any registered client may
 // introspect any token: the audience is not checked, because the claims
 // an active answer reveals are those of the token the caller already
 // holds (a JWT's claims are readable by whoever holds it); what

@@ -69,7 +69,10 @@ func (s *Server) verify(ctx context.Context, tok string, now time.Time) (*verifi
 	// A client no longer registered (the clients file reloaded without
 	// it) has no active tokens: it cannot revoke them itself any more,
 	// nor may any other client, so this is how an operator ends them.
-	if _, ok := s.state.Load().clients.Lookup(v.claims.ClientID); !ok {
+	// Likewise a token whose grant the client no longer has (a scope or
+	// audience taken from it on reload) is no longer active.
+	c, ok := s.state.Load().clients.Lookup(v.claims.ClientID)
+	if !ok || !c.allows(v.claims.Scope, v.claims.Audience) {
 		return nil, nil
 	}
 	if len(v.claims.Audience) == 1 {
