@@ -179,10 +179,17 @@ func TestETag(t *testing.T) {
 func TestServerFailures(t *testing.T) {
 	a := genKey(t, signet.ES256, "a")
 	srv := newKeyServer(t, a)
-	r := start(t, srv.url(), jwks.Options{})
+	// A fake clock that never moves: a failed fetch schedules a retry
+	// about 1 s later by the Remote's clock, which then never comes due.
+	// On the wall clock that retry could run in another case's mode (a
+	// fetch of r hanging through the timeout cases, which the redirect
+	// case would then share) or land between a case's Refresh and its
+	// stats check (two failed fetches counted for one).
+	clk := newClock()
+	r := start(t, srv.url(), jwks.Options{Now: clk.Now})
 	// The timeout cases use a short FetchTimeout; the others the default,
 	// so that a loaded machine cannot turn them into timeouts.
-	short := start(t, srv.url(), jwks.Options{FetchTimeout: 300 * time.Millisecond})
+	short := start(t, srv.url(), jwks.Options{Now: clk.Now, FetchTimeout: 300 * time.Millisecond})
 	tests := []struct {
 		name string
 		mode mode
