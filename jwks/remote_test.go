@@ -416,7 +416,10 @@ func TestStartContext(t *testing.T) {
 	srv.setMode(hang)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	r, err := jwks.New(ctx, srv.url(), jwks.Options{Algorithms: []signet.Algorithm{signet.ES256}, FetchTimeout: 100 * time.Millisecond})
+	// A generous FetchTimeout: Refresh below may share the first fetch
+	// (held at the server until open), and on a loaded machine a fetch
+	// can take longer than a short one would allow.
+	r, err := jwks.New(ctx, srv.url(), jwks.Options{Algorithms: []signet.Algorithm{signet.ES256}, FetchTimeout: 30 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
