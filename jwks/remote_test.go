@@ -168,7 +168,7 @@ func TestETag(t *testing.T) {
 
 	other := newKeyServer(t, a)
 	other.setMode(bare304)
-	r2 := start(t, other.url(), jwks.Options{StartTimeout: 5 * time.Second})
+	r2 := start(t, other.url(), jwks.Options{})
 	if err := r2.Ready(); !errors.Is(err, signet.ErrUnavailable) {
 		t.Fatalf("unconditional 304 taken: %v", err)
 	}
@@ -308,7 +308,7 @@ func TestNoAlgAmbiguous(t *testing.T) {
 	}
 	srv := newKeyServer(t)
 	srv.setBody([]byte(`{"keys":[` + strings.Replace(pub, `"alg":"RS256",`, ``, 1) + `]}`))
-	r := start(t, srv.url(), jwks.Options{Algorithms: []signet.Algorithm{signet.RS256, signet.PS256}, StartTimeout: 5 * time.Second})
+	r := start(t, srv.url(), jwks.Options{Algorithms: []signet.Algorithm{signet.RS256, signet.PS256}})
 	if err := r.Ready(); !errors.Is(err, signet.ErrUnavailable) {
 		t.Fatalf("Ready: %v", err)
 	}

@@ -139,7 +139,7 @@ func TestTLSVerified(t *testing.T) {
 	ts.Config.ErrorLog = log.New(io.Discard, "", 0) // the refused handshake is expected
 	ts.StartTLS()
 	t.Cleanup(ts.Close)
-	opts := jwks.Options{Algorithms: []signet.Algorithm{signet.ES256}, StartTimeout: 5 * time.Second}
+	opts := jwks.Options{Algorithms: []signet.Algorithm{signet.ES256}}
 	untrusted := start(t, ts.URL, opts)
 	if err := untrusted.Ready(); !errors.Is(err, signet.ErrUnavailable) || !strings.Contains(err.Error(), "certificate") {
 		t.Fatalf("untrusted certificate: Ready = %v, want ErrUnavailable for the certificate", err)

@@ -223,11 +223,16 @@ func start(t testing.TB, url string, opts jwks.Options) *jwks.Remote {
 	if opts.Algorithms == nil {
 		opts.Algorithms = []signet.Algorithm{signet.ES256, signet.EdDSA, signet.RS256}
 	}
+	// Generous bounds: a first fetch that has not ended when New returns
+	// leaves the Remote unready (and its stats empty), and a fetch cut by
+	// its timeout fails; either would fail a test that expects neither,
+	// on a machine slow enough (-race, loaded) to exceed a few seconds.
+	// Tests of the timeouts set their own.
 	if opts.StartTimeout == 0 {
-		opts.StartTimeout = 10 * time.Second
+		opts.StartTimeout = 30 * time.Second
 	}
 	if opts.FetchTimeout == 0 {
-		opts.FetchTimeout = 5 * time.Second
+		opts.FetchTimeout = 30 * time.Second
 	}
 	r, err := jwks.New(context.Background(), url, opts)
 	if err != nil {

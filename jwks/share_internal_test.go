@@ -42,7 +42,9 @@ func TestMissJoinsBackgroundFetch(t *testing.T) {
 	body.Store(&first)
 	var gate atomic.Pointer[chan struct{}]
 	srv, hits := gatedServer(t, func() []byte { return *body.Load() }, &gate)
-	r, err := New(context.Background(), srv.URL, Options{Algorithms: []signet.Algorithm{signet.ES256}})
+	// Generous timeouts: the test needs the first fetch ended when New
+	// returns, and the held fetch must not time out before close(g).
+	r, err := New(context.Background(), srv.URL, Options{Algorithms: []signet.Algorithm{signet.ES256}, StartTimeout: 30 * time.Second, FetchTimeout: 30 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
