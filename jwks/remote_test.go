@@ -518,8 +518,11 @@ func TestCloseGoroutineCount(t *testing.T) {
 	go r.Refresh(context.Background()) // possibly in flight at Close
 	r.Close()
 	tr.CloseIdleConnections()
+	// The server's connection goroutines and the Refresh goroutine end
+	// asynchronously: wait for them up to 30 s (a loaded machine may take
+	// seconds to run them), returning as soon as the count is back.
 	var now int
-	for range 100 {
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); {
 		if now = runtime.NumGoroutine(); now <= before {
 			return
 		}

@@ -288,11 +288,13 @@ func remoteGoroutines() []string {
 
 // checkNoRemoteGoroutines fails if a goroutine of a closed Remote is still
 // alive. Goroutines end asynchronously after Close returns only if Close
-// is broken, so a short grace period with retries is enough.
+// is broken, but one that has signalled Close may still be on its way
+// out, and a loaded machine may not run it for a while: the check retries
+// for up to 30 s (it returns as soon as none is left).
 func checkNoRemoteGoroutines(t testing.TB) {
 	t.Helper()
 	var left []string
-	for range 50 {
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); {
 		if left = remoteGoroutines(); len(left) == 0 {
 			return
 		}
