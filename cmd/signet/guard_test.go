@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -487,7 +488,26 @@ func TestGuardGracefulStop(t *testing.T) {
 	<-arrived
 	stopped := make(chan int, 1)
 	go func() { stopped <- g.stop() }()
-	time.Sleep(100 * time.Millisecond) // the shutdown has begun; the request is still in flight
+	// The shutdown has begun once the main listener refuses connections
+	// (it is closed first); the request is still in flight. Waiting for
+	// that, not for a fixed time, makes sure the request is released
+	// during the shutdown and not before it.
+	for deadline := time.Now().Add(30 * time.Second); ; {
+		c, err := net.Dial("tcp", g.inst.addr)
+		if err != nil {
+			break
+		}
+		c.Close()
+		if time.Now().After(deadline) {
+			t.Fatal("the main listener still accepts 30 s after the stop")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	select {
+	case code := <-stopped:
+		t.Fatalf("the guard exited %d with a request in flight", code)
+	default:
+	}
 	close(release)
 	r := <-done
 	if r.err != nil || r.code != http.StatusOK || r.body != "done" {
