@@ -32,9 +32,9 @@ func runBounded(t *testing.T, unblock func(), stdin string, args ...string) resu
 	case r := <-done:
 		checkInvariants(t, args, r)
 		return r
-	case <-time.After(10 * time.Second):
+	case <-time.After(30 * time.Second):
 		unblock()
-		t.Fatalf("%q did not return within 10s: it waits on a file that is not a regular file", args)
+		t.Fatalf("%q did not return within 30 s: it waits on a file that is not a regular file", args)
 		return result{}
 	}
 }

@@ -114,7 +114,7 @@ func (p *redisProc) terminate() {
 	p.signal(syscall.SIGTERM)
 	select {
 	case <-p.exited:
-	case <-time.After(10 * time.Second):
+	case <-time.After(30 * time.Second):
 		p.t.Fatalf("redis-server did not stop on SIGTERM:\n%s", p.out)
 	}
 }

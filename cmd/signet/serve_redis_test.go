@@ -60,10 +60,10 @@ func startRedis(t *testing.T) string {
 	}
 }
 
-// waitRedis waits (up to 10 s) until the Redis at addr answers PING, or
+// waitRedis waits (up to 30 s) until the Redis at addr answers PING, or
 // its process exited.
 func waitRedis(addr string, exited <-chan struct{}) error {
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(30 * time.Second)
 	for {
 		if c, err := net.DialTimeout("tcp", addr, time.Second); err == nil {
 			c.SetDeadline(time.Now().Add(time.Second))
@@ -80,7 +80,7 @@ func waitRedis(addr string, exited <-chan struct{}) error {
 		default:
 		}
 		if time.Now().After(deadline) {
-			return fmt.Errorf("redis-server on %s did not answer within 10 s", addr)
+			return fmt.Errorf("redis-server on %s did not answer within 30 s", addr)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
@@ -173,7 +173,7 @@ func TestServeRedisDownAtStart(t *testing.T) {
 	case in = <-ready:
 	case code := <-done:
 		t.Fatalf("serve exited %d without listening:\n%s", code, stderr.String())
-	case <-time.After(20 * time.Second):
+	case <-time.After(60 * time.Second):
 		t.Fatalf("serve did not listen with Redis down:\n%s", stderr.String())
 	}
 	base := "http://" + in.addr

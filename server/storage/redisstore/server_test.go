@@ -71,7 +71,7 @@ func (r *redisServer) start() {
 	}
 }
 
-// tryStart runs redis-server on r.port and waits (up to 10 s) for it to
+// tryStart runs redis-server on r.port and waits (up to 30 s) for it to
 // answer PING.
 func (r *redisServer) tryStart() error {
 	r.out = &bytes.Buffer{}
@@ -87,7 +87,7 @@ func (r *redisServer) tryStart() error {
 	go func(cmd *exec.Cmd) { cmd.Wait(); close(done) }(r.cmd)
 	c := redis.NewClient(&redis.Options{Addr: r.addr(), MaxRetries: -1, DisableIdentity: true})
 	defer c.Close()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(30 * time.Second)
 	for {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 		err := c.Ping(ctx).Err()
@@ -103,7 +103,7 @@ func (r *redisServer) tryStart() error {
 		}
 		if time.Now().After(deadline) {
 			r.stop()
-			return fmt.Errorf("redis-server on %s did not answer within 10 s: %v\n%s", r.addr(), err, r.out)
+			return fmt.Errorf("redis-server on %s did not answer within 30 s: %v\n%s", r.addr(), err, r.out)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
