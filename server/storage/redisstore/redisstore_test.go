@@ -14,6 +14,10 @@ import (
 	"github.com/signet-go/signet/server/storage/conformance"
 )
 
+// testTimeout bounds each operation of the tests' Stores: generous, so
+// that only a hang fails by it.
+const testTimeout = 10 * time.Second
+
 // opener opens Stores on r, each under a prefix of its own (so every
 // conformance test starts empty).
 func opener(r *redisServer) func(t *testing.T, now func() time.Time) storage.Store {
@@ -33,8 +37,17 @@ func TestConformanceRealClock(t *testing.T) {
 	conformance.RunOptions(t, conformance.Options{RealClock: true}, opener(startRedis(t)))
 }
 
+// open opens a Store on r, closed when the test ends. Unless opts sets
+// one, its Timeout is testTimeout, not DefaultTimeout's 250 ms: on a
+// loaded machine (-race, parallel packages) an operation that succeeds,
+// or waits for a pooled connection among concurrent ones, can take longer
+// than that, and the test would see ErrUnavailable. Tests of the timeout
+// itself pass DefaultTimeout.
 func open(t *testing.T, r *redisServer, opts Options) *Store {
 	t.Helper()
+	if opts.Timeout == 0 {
+		opts.Timeout = testTimeout
+	}
 	s, err := Open(context.Background(), r.url(), opts)
 	if err != nil {
 		t.Fatalf("Open: %v", err)
@@ -96,6 +109,8 @@ func TestTwoInstances(t *testing.T) {
 	stores := []*Store{a, b, open(t, r, Options{}), open(t, r, Options{})}
 	var wins atomic.Int32
 	var wg sync.WaitGroup
+	r.pause() // REPRO: Redis starved of CPU for 400 ms
+	time.AfterFunc(400*time.Millisecond, r.resume)
 	for i := range 40 {
 		wg.Add(1)
 		go func() {
@@ -232,7 +247,7 @@ func TestRedisStoppedAndRestarted(t *testing.T) {
 func TestRedisHung(t *testing.T) {
 	ctx := context.Background()
 	r := startRedis(t)
-	s := open(t, r, Options{})
+	s := open(t, r, Options{Timeout: DefaultTimeout})
 	r.pause()
 	resumed := false
 	defer func() {
