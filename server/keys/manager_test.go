@@ -468,9 +468,11 @@ func TestRun(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { m.Run(ctx); close(done) }()
-	for i := 0; !m.Ready(); i++ {
-		if i > 5000 {
-			t.Fatal("Run did not load the ring")
+	// A generous bound (the loop's first Refresh is a few milliseconds,
+	// or a retry a Reload later): only a loop that never loads fails.
+	for deadline := time.Now().Add(30 * time.Second); !m.Ready(); {
+		if time.Now().After(deadline) {
+			t.Fatal("Run did not load the ring within 30 s")
 		}
 		time.Sleep(time.Millisecond)
 	}
