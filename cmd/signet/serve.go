@@ -69,6 +69,10 @@ type serveHooks struct {
 	ready func(*instance)
 	// getenv reads the environment (os.Getenv when nil).
 	getenv func(string) string
+	// redisTimeout bounds each Redis operation (redisstore.DefaultTimeout
+	// when zero, as in main). Tests on a loaded machine raise it, so that
+	// a slow but working Redis is not taken for an outage.
+	redisTimeout time.Duration
 }
 
 // instance is a running service, as the ready hook sees it.
@@ -250,7 +254,7 @@ func runService(ctx context.Context, cfg *serveConfig, stdout io.Writer, logger 
 	if err != nil {
 		return err
 	}
-	store, kind, err := openServeStore(ctx, cfg, logger)
+	store, kind, err := openServeStore(ctx, cfg, logger, hooks.redisTimeout)
 	if err != nil {
 		return err
 	}
@@ -447,7 +451,7 @@ func loadServeKEK(cfg *serveConfig) (*signet.Key, error) {
 // openServeStore opens the store the flags name, and says which kind it
 // is (for the log). A Redis that does not answer at start does not stop
 // the start: the store fails with storage.ErrUnavailable until it does.
-func openServeStore(ctx context.Context, cfg *serveConfig, logger *slog.Logger) (storage.Store, string, error) {
+func openServeStore(ctx context.Context, cfg *serveConfig, logger *slog.Logger, redisTimeout time.Duration) (storage.Store, string, error) {
 	switch {
 	case cfg.dev:
 		return storage.NewMemory(nil), "memory", nil
@@ -463,7 +467,7 @@ func openServeStore(ctx context.Context, cfg *serveConfig, logger *slog.Logger) 
 	}
 	// Lazy: a Redis that does not answer yet does not stop the start; the
 	// service listens, answers 503 and reports not ready until it does.
-	s, err := redisstore.Open(ctx, cfg.redisURL, redisstore.Options{Lazy: true})
+	s, err := redisstore.Open(ctx, cfg.redisURL, redisstore.Options{Lazy: true, Timeout: redisTimeout})
 	if err != nil {
 		return nil, "", &usageError{msg: "serve: --redis: " + err.Error()}
 	}

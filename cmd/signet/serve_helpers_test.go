@@ -50,14 +50,29 @@ type running struct {
 	stopped        bool
 }
 
+// testRedisTimeout bounds each Redis operation of the services tests
+// start: generous, so that a working Redis on a loaded machine (-race,
+// parallel packages) is never taken for an outage. Under the production
+// default of 250 ms one slow operation of the key loop made the instance
+// refuse tokens until its next reload.
+const testRedisTimeout = 10 * time.Second
+
 // startServe runs serve with args (and env as its environment) until the
-// test ends or stop is called, and waits until it listens.
+// test ends or stop is called, and waits until it listens. A --redis store
+// bounds its operations by testRedisTimeout.
 func startServe(t *testing.T, args []string, env map[string]string) *running {
+	t.Helper()
+	return startServeTimeout(t, args, env, testRedisTimeout)
+}
+
+// startServeTimeout is startServe with Redis operations bounded by
+// redisTimeout (0: the production default, for the tests of outages).
+func startServeTimeout(t *testing.T, args []string, env map[string]string, redisTimeout time.Duration) *running {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	r := &running{t: t, stdout: &syncBuffer{}, stderr: &syncBuffer{}, cancel: cancel, done: make(chan int, 1)}
 	ready := make(chan *instance, 1)
-	hooks := serveHooks{ready: func(i *instance) { ready <- i }, getenv: func(k string) string { return env[k] }}
+	hooks := serveHooks{ready: func(i *instance) { ready <- i }, getenv: func(k string) string { return env[k] }, redisTimeout: redisTimeout}
 	go func() { r.done <- serve(ctx, args, r.stdout, r.stderr, hooks) }()
 	t.Cleanup(func() { r.stop() })
 	select {

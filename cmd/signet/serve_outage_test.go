@@ -309,8 +309,10 @@ func TestServeRedisOutage(t *testing.T) {
 	env := map[string]string{"SIGNET_KEK": newKEKText(t)}
 	clients := writeClients(t, "", []string{"svc-a", "svc-b"}, []string{secretA, secretB})
 	args := []string{"--clients", clients, "--redis", p.url(), "--addr", "127.0.0.1:0", "--issuer", "https://auth.example.com"}
-	a := startServe(t, args, env)
-	b := startServe(t, args, env)
+	// The production bound on Redis operations: the outage's 503s must
+	// come within outageRequestBound.
+	a := startServeTimeout(t, args, env, 0)
+	b := startServeTimeout(t, args, env, 0)
 	both := []*running{a, b}
 	t.Cleanup(func() {
 		if t.Failed() { // what the key loops saw, to place the failure

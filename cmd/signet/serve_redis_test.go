@@ -166,7 +166,7 @@ func TestServeRedisDownAtStart(t *testing.T) {
 	go func() {
 		done <- serve(ctx, []string{"--clients", clients, "--redis", "redis://" + addr + "/0", "--addr", "127.0.0.1:0"}, &stdout, &stderr,
 			serveHooks{getenv: func(string) string { return "k4.local.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA" },
-				ready: func(in *instance) { ready <- in }})
+				ready: func(in *instance) { ready <- in }, redisTimeout: testRedisTimeout})
 	}()
 	var in *instance
 	select {
