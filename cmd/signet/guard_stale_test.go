@@ -50,6 +50,9 @@ func TestGuardJWKSMaxStale(t *testing.T) {
 		// Refetch every 100 ms (the key server sends no max-age), so that
 		// failures start at once.
 		o.MinRefresh, o.DefaultRefresh = 100*time.Millisecond, 100*time.Millisecond
+		// Generous bounds on the first fetch and each one (defaults 10 s
+		// and 5 s): the first request needs the set fetched.
+		o.StartTimeout, o.FetchTimeout = 30*time.Second, 30*time.Second
 	})
 	front, admin := "http://"+g.inst.addr+"/hello", "http://"+g.inst.adminAddr+"/readyz"
 	call := func() int {

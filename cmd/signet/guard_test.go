@@ -141,6 +141,10 @@ func TestGuardServeRotation(t *testing.T) {
 		// serve's max-age is 1 s: refresh at 80 % of it, not at the 5 min
 		// floor; a miss may refetch every 100 ms.
 		o.MinRefresh, o.Cooldown = 100*time.Millisecond, 100*time.Millisecond
+		// Generous bounds on the first fetch and each one (defaults 10 s
+		// and 5 s): on a loaded machine a fetch cut short would fail a
+		// request or leave /readyz at 503.
+		o.StartTimeout, o.FetchTimeout = 30*time.Second, 30*time.Second
 	})
 	admin := "http://" + g.inst.adminAddr
 	if code, body := get(t, admin+"/readyz"); code != http.StatusOK {
