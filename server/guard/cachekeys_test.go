@@ -57,6 +57,10 @@ func TestCacheFollowsRemoteKeys(t *testing.T) {
 		Algorithms: []signet.Algorithm{signet.ES256},
 		MaxStale:   time.Minute, // shorter than CacheMaxAge: the entry is still young past it
 		Now:        clk.Now,
+		// Generous bounds on the first fetch and each one (defaults 10 s
+		// and 5 s): the test needs the set fetched when New returns.
+		StartTimeout: 30 * time.Second,
+		FetchTimeout: 30 * time.Second,
 	})
 	if err != nil {
 		t.Fatal(err)
