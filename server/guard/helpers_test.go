@@ -228,7 +228,7 @@ func rawRequest(t *testing.T, addr, raw string) int {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	c.SetDeadline(time.Now().Add(10 * time.Second))
+	c.SetDeadline(time.Now().Add(30 * time.Second)) // bounds a hang only
 	if _, err := io.WriteString(c, raw); err != nil {
 		t.Fatal(err)
 	}
