@@ -253,7 +253,11 @@ func TestRedirectCustomClient(t *testing.T) {
 func TestMixedSet(t *testing.T) {
 	ec := genKey(t, signet.ES256, "ec")
 	srv := newKeyServer(t, ec)
-	r := start(t, srv.url(), jwks.Options{Algorithms: []signet.Algorithm{signet.ES256, signet.RS256}})
+	// A fake clock that never moves: the retry a failed fetch schedules
+	// (about 1 s later by the Remote's clock) never runs, so a Refresh
+	// below never shares a retry of the previous body.
+	clk := newClock()
+	r := start(t, srv.url(), jwks.Options{Algorithms: []signet.Algorithm{signet.ES256, signet.RS256}, Now: clk.Now})
 	pub, err := jwkPublic(ec)
 	if err != nil {
 		t.Fatal(err)
