@@ -62,7 +62,13 @@
 // limits (no repeated or case-folded names, kid a string), or whose kid
 // is not the issuing key's, with the sentinel a reader would return
 // (ErrFooter, ErrMalformed, ErrKeyNotFound): no token is issued that its
-// readers refuse for its footer. Any other footer is opaque bytes. An
+// readers refuse for its footer. Any other footer is opaque bytes. Keys
+// never travel in a footer (PASERK's "Safe in Footer?"): a footer that is
+// a key PASERK (k4.local, k4.public, k4.secret, k4.local-pw, k4.secret-pw,
+// and k3's), or a JSON footer with one as the value of a top-level member
+// (kid, wpk or another), is refused with ErrFooter, when issuing and when
+// reading; IDs and keys wrapped or sealed under a key (local-wrap,
+// secret-wrap, seal, for wpk) pass. An
 // implicit assertion (Options.Implicit, Policy.Implicit) is authenticated
 // but not stored: both sides must present it, to bind a token to, say, a
 // tenant.

@@ -133,6 +133,26 @@ func TestFooterIssuedIsReadable(t *testing.T) {
 		{"{\"kid\":\"\xff\"}", signet.ErrFooter},
 		{`{`, signet.ErrFooter},
 		{"{not json at all", signet.ErrFooter},
+		// PASERK (README, "Safe in Footer?"): a key in the clear (local,
+		// public, secret) or under a password (local-pw, secret-pw) must
+		// never be in a footer, under kid, wpk or any other name, nor be
+		// the footer; IDs and wrapped or sealed keys may.
+		{`{"wpk":"k4.local.cHFyc3R1dnd4eXp7fH1-f4CBgoOEhYaHiImKi4yNjo8"}`, signet.ErrFooter},
+		{`{"kid":"k1","wpk":"k3.secret.cHFyc3R1dnd4eXp7fH1-f4CBgoOEhYaHiImKi4yNjo-QkZKTlJWWl5iZmpucnZ6f"}`, signet.ErrFooter},
+		{`{"kid":"k4.public.cHFyc3R1dnd4eXp7fH1-f4CBgoOEhYaHiImKi4yNjo8"}`, signet.ErrFooter},
+		{`{"kid":"k1","wpk":"k4.local-pw.AAAA"}`, signet.ErrFooter},
+		{`{"kid":"k1","wpk":"k4.secret-pw.AAAA"}`, signet.ErrFooter},
+		{`{"kid":"k1","key":"k4.secret.AAAA"}`, signet.ErrFooter},
+		{`{"kid":"k1","wpk":"k4.\u006cocal.AAAA"}`, signet.ErrFooter},
+		{"k4.local.cHFyc3R1dnd4eXp7fH1-f4CBgoOEhYaHiImKi4yNjo8", signet.ErrFooter},
+		{"k10.secret.AAAA", signet.ErrFooter},
+		{`{"kid":"k1","wpk":"k4.local-wrap.pie.AAAA"}`, nil},
+		{`{"kid":"k1","wpk":"k4.secret-wrap.pie.AAAA"}`, nil},
+		{`{"kid":"k1","wpk":"k4.seal.AAAA"}`, nil},
+		{`{"kid":"k1","x":"k4.localhost"}`, nil},
+		{"k4.pid.AAAA", nil},
+		{"k4.local", nil},
+		{"kx.local.AAAA", nil},
 		{strings.Repeat("x", MaxFooterSize), nil},
 		{strings.Repeat("x", MaxFooterSize+1), signet.ErrTooLarge},
 	}
@@ -154,7 +174,7 @@ func TestFooterIssuedIsReadable(t *testing.T) {
 // when readers do, with the same sentinel, and a footer issued is read
 // back as it was.
 func FuzzFooterIssueRead(f *testing.F) {
-	for _, s := range []string{"", `{"kid":"k1"}`, `{"kid":"k2"}`, `{"kid":1}`, `{"KID":"k1"}`, `{"a":{"b":{}}}`, "{", "x", `{"kid":"k1","kid":"k1"}`, " \t{\"kid\":\"k1\"}"} {
+	for _, s := range []string{"", `{"kid":"k1"}`, `{"kid":"k2"}`, `{"kid":1}`, `{"KID":"k1"}`, `{"a":{"b":{}}}`, "{", "x", `{"kid":"k1","kid":"k1"}`, " \t{\"kid\":\"k1\"}", `{"wpk":"k4.local.AAAA"}`, "k3.public.AAAA", `{"kid":"k1","wpk":"k4.local-wrap.pie.AAAA"}`} {
 		f.Add([]byte(s))
 	}
 	local, secret := footerKeys(f)

@@ -31,7 +31,9 @@ type Options struct {
 	// Footer is authenticated but not encrypted: put key IDs there (a
 	// PASERK lid, pid or sid), never keys. At most MaxFooterSize bytes; a
 	// footer starting with '{' must pass the readers' JSON footer check
-	// (see the package doc), or the token is not issued.
+	// (see the package doc), and a key PASERK (local, public, secret,
+	// local-pw, secret-pw) is refused as the footer or a member's value,
+	// or the token is not issued.
 	Footer []byte
 	// Implicit is an implicit assertion: authenticated, not stored in the
 	// token; the verifier must present the same bytes (Policy.Implicit).

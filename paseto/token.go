@@ -442,9 +442,18 @@ func footerKeyID(f []byte) (string, error) {
 // footerKID is footerKeyID with the kid a view of f: the one check of a
 // footer, run by readers before anything is verified and by issuers
 // (checkFooter) so that no token is issued with a footer readers refuse.
+// A footer that is a key PASERK (keyPaserk), or a JSON footer with one as
+// the value of a top-level member (kid, wpk or any other), is refused
+// with signet.ErrFooter: PASERK forbids keys in the clear and
+// password-wrapped keys in a footer, and a key named by the token itself
+// must never be the key that checks it (PASETO: key IDs independent of
+// the keys).
 func footerKID(f []byte) (string, error) {
 	s := strings.TrimLeft(bytesToString(f), " \t\r\n")
 	if len(s) == 0 || s[0] != '{' {
+		if t, ok := keyPaserk(s); ok {
+			return "", keyInFooter(t)
+		}
 		return "", nil
 	}
 	if depth, members := jsonShape(s); depth > maxFooterDepth || members > maxFooterKeys {
@@ -461,9 +470,14 @@ func footerKID(f []byte) (string, error) {
 		if name := m.Name(s); name != "kid" && strings.EqualFold(name, "kid") {
 			return "", fmt.Errorf("%w: JSON footer names its key ID %q, not \"kid\"", signet.ErrFooter, clip.String(name))
 		}
+		v, isString := m.String(s)
+		if isString {
+			if t, ok := keyPaserk(v); ok {
+				return "", keyInFooter(t)
+			}
+		}
 		if m.Name(s) == "kid" {
-			v, ok := m.String(s)
-			if !ok {
+			if !isString {
 				return "", fmt.Errorf("%w: footer kid is not a string", signet.ErrMalformed)
 			}
 			kid = v
