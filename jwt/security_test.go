@@ -297,6 +297,11 @@ func TestSecurity(t *testing.T) {
 		{"exp at now, written with a zero fraction", hs, craft(t, hs, hdr, `{"exp":`+exp(0)+`.000}`), jwt.Policy{}, signet.ErrExpired},
 		{"exp of -0.5", hs, craft(t, hs, hdr, `{"exp":-0.5}`), jwt.Policy{}, signet.ErrMalformed},
 		{"exp just past 2^53", hs, craft(t, hs, hdr, `{"exp":9007199254740992.5}`), jwt.Policy{}, signet.ErrMalformed},
+		// An exponent is read whole, however long the mantissa: 1.9 ×
+		// 10^-10485758414 is long past, never 1.9e9 (an exponent cut short
+		// at 2^20 met a mantissa of over 2^20 digits, under a MaxSize that
+		// lets such a token in).
+		{"exp of a megabyte mantissa and a long negative exponent", hs, craft(t, hs, hdr, `{"exp":19`+strings.Repeat("0", 1<<20+8)+`e-10485760000}`), jwt.Policy{MaxSize: 4 << 20}, signet.ErrExpired},
 	}
 	// A registered claim's name in other case ("AUD", "Exp", "ſub"): never
 	// read as the claim, while encoding/json would fill the caller's field

@@ -45,9 +45,15 @@ func ParseNumericDate(raw string) (t Time, ok bool) {
 			eneg = raw[i] == '-'
 			i++
 		}
+		// Saturate past len(raw) + 20: the point (digits before it,
+		// counted from the first significant one, at most len(raw) apart
+		// from exp) is then past 16 or below -20, and the value too large
+		// or under a nanosecond, as it is for the exponent written. A
+		// fixed bound would not do: a mantissa longer than it moves the
+		// point back into range.
 		s := i
 		for ; i < len(raw) && raw[i] >= '0' && raw[i] <= '9'; i++ {
-			if exp < 1<<20 { // saturate: past this the value is 0 or too large
+			if exp <= len(raw)+20 {
 				exp = exp*10 + int(raw[i]-'0')
 			}
 		}

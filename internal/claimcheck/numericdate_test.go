@@ -51,10 +51,16 @@ func TestParseNumericDate(t *testing.T) {
 		{"+1", Time{}, false},
 		{`"1"`, Time{}, false},
 		{"true", Time{}, false},
+		// Exponents longer than the point's reach, with a mantissa of more
+		// than 2^20 digits (a token over a megabyte): the value is 1.9e-
+		// 10485758414, zero, and 1.9e+10485758414, too large; it is never
+		// read as 1.9e9, as an exponent cut short at 2^20 would have it.
+		{"19" + strings.Repeat("0", 1<<20+8) + "e-10485760000", Time{}, true},
+		{"0." + strings.Repeat("0", 1<<20-10) + "19e10485760000", Time{}, false},
 	} {
 		got, ok := ParseNumericDate(c.raw)
 		if ok != c.ok || ok && got != c.want {
-			t.Errorf("ParseNumericDate(%q) = %+v, %v; want %+v, %v", c.raw, got, ok, c.want, c.ok)
+			t.Errorf("ParseNumericDate(%.40q) = %+v, %v; want %+v, %v", c.raw, got, ok, c.want, c.ok)
 		}
 	}
 }
