@@ -1,6 +1,7 @@
 package paseto_test
 
 import (
+	"crypto/elliptic"
 	"errors"
 	"strings"
 	"testing"
@@ -205,6 +206,16 @@ func TestSecurity(t *testing.T) {
 		return local[:dot+1] + b64.EncodeToString(r)
 	}
 	ssKey := ed
+	// v3.public signatures (ECDSA P-384, r ‖ s) with r and s out of
+	// [1, n-1]: r = s = 0 (the "psychic signature", CVE-2022-21449) and
+	// r = s = n, each in place of a valid token's signature.
+	v3tok, _ := paseto.SignBytes(v3s, []byte(good), paseto.Options{})
+	v3raw, _ := b64.DecodeString(v3tok[len("v3.public."):])
+	withSig := func(sig []byte) string {
+		r := append(append([]byte(nil), v3raw[:len(v3raw)-96]...), sig...)
+		return "v3.public." + b64.EncodeToString(r)
+	}
+	order := elliptic.P384().Params().N.FillBytes(make([]byte, 48))
 	pub4 := public(t, v4s)
 	rfc := func(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 	type tc struct {
@@ -229,6 +240,10 @@ func TestSecurity(t *testing.T) {
 		{"public key for a local token", public(t, v4s), local, paseto.Policy{}, signet.ErrAlgorithmMismatch},
 		{"EdDSA JWS key for v4.public", ssKey, pub, paseto.Policy{}, signet.ErrAlgorithmMismatch},
 		{"v3.public key for v4.public", public(t, v3s), pub, paseto.Policy{}, signet.ErrAlgorithmMismatch},
+		{"v3.public control", public(t, v3s), v3tok, paseto.Policy{}, nil},
+		{"v3.public r = s = 0", public(t, v3s), withSig(make([]byte, 96)), paseto.Policy{}, signet.ErrSignatureInvalid},
+		{"v3.public r = s = n", public(t, v3s), withSig(append(append([]byte(nil), order...), order...)), paseto.Policy{}, signet.ErrSignatureInvalid},
+		{"v3.public r = 0, s valid", public(t, v3s), withSig(append(make([]byte, 48), v3raw[len(v3raw)-48:]...)), paseto.Policy{}, signet.ErrSignatureInvalid},
 		{"padding", v4l, local + "=", paseto.Policy{}, signet.ErrMalformed},
 		{"empty footer", v4l, local + ".", paseto.Policy{}, signet.ErrMalformed},
 		{"extra segment", v4l, local + ".YQ.YQ", paseto.Policy{}, signet.ErrMalformed},
