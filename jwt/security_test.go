@@ -230,6 +230,8 @@ func TestSecurity(t *testing.T) {
 		{"empty crit", hs, craft(t, hs, `{"alg":"HS256","crit":[]}`, good), jwt.Policy{}, signet.ErrMalformed},
 		{"b64 false (RFC 7797)", hs, craft(t, hs, `{"alg":"HS256","b64":false,"crit":["b64"]}`, good), jwt.Policy{}, signet.ErrUnsupported},
 		{"zip in a JWS", hs, craft(t, hs, `{"alg":"HS256","zip":"DEF"}`, good), jwt.Policy{}, signet.ErrUnsupported},
+		{"enc in a JWS (a JWE header)", hs, craft(t, hs, `{"alg":"HS256","enc":"A128GCM"}`, good), jwt.Policy{}, signet.ErrUnsupported},
+		{"crit not an array", hs, craft(t, hs, `{"alg":"HS256","crit":"exp"}`, good), jwt.Policy{}, signet.ErrMalformed},
 		{"nested JWT (cty)", hs, craft(t, hs, `{"alg":"HS256","cty":"JWT"}`, good), jwt.Policy{}, signet.ErrUnsupported},
 		{"typ other than JWT", hs, craft(t, hs, `{"alg":"HS256","typ":"at+jwt"}`, good), jwt.Policy{}, signet.ErrType},
 		{"typ required but absent", hs, craft(t, hs, `{"alg":"HS256"}`, good), jwt.Policy{Type: "at+jwt"}, signet.ErrType},
