@@ -103,9 +103,12 @@
 //
 // On loading, every key is unwrapped once, and its kid is recomputed from
 // the key and its public form compared with the record's: a record whose
-// wrapped key was swapped, or that was written under another KEK, is
-// refused (errors wrap signet.ErrSignatureInvalid) and the loop never
-// writes over a ring it cannot open.
+// wrapped key was swapped, whose public key or algorithm was changed, or
+// that was written under another KEK, is refused (errors wrap
+// signet.ErrSignatureInvalid) and the loop never writes over a ring it
+// cannot open. A later load reuses a key unwrapped before only for a
+// record whose algorithm, wrapped key and public key are all unchanged;
+// any other record is unwrapped and checked again.
 //
 // The KEK's one text form is its PASERK, "k4.local." followed by 43
 // characters of base64url (FormatKEK, ParseKEK), in a file (LoadKEK, the

@@ -185,7 +185,12 @@ func (m *Manager) load(kr storage.KeyRing, gen map[string]*signet.Key) (*loadedR
 		}
 		k := gen[rec.ID]
 		if k == nil && prev != nil {
-			if old := prev.private[rec.ID]; old != nil && prev.wrapped(rec.ID) == rec.Wrapped {
+			// A key unwrapped before is reused only for the very record it
+			// was checked against: its algorithm and public form are what
+			// gets published, and a record whose Public or Algorithm
+			// changed under an unchanged Wrapped (written by someone
+			// without the KEK) must be unwrapped, and so refused, again.
+			if old := prev.private[rec.ID]; old != nil && prev.opened(rec) {
 				k = old
 			}
 		}
@@ -235,14 +240,16 @@ func sameRecords(a, b []storage.Key) bool {
 	})
 }
 
-// wrapped returns the stored wrapped form of key kid in lr.
-func (lr *loadedRing) wrapped(kid string) string {
+// opened reports whether lr holds a record of rec's kid with rec's
+// algorithm, wrapped key and public form: one whose unwrapped key was
+// checked against exactly what rec says.
+func (lr *loadedRing) opened(rec storage.Key) bool {
 	for _, r := range lr.records {
-		if r.ID == kid {
-			return r.Wrapped
+		if r.ID == rec.ID {
+			return r.Algorithm == rec.Algorithm && r.Wrapped == rec.Wrapped && r.Public == rec.Public
 		}
 	}
-	return ""
+	return false
 }
 
 // install serves lr, if it has an active key (a ring without one never

@@ -1,0 +1,88 @@
+package keys_test
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/signet-go/signet"
+	"github.com/signet-go/signet/jwk"
+	"github.com/signet-go/signet/server/storage"
+)
+
+// attackerPublic is the public JWK of a key the attacker holds, written
+// under kid as the record's Public would be.
+func attackerPublic(t *testing.T, alg signet.Algorithm, kid string) string {
+	t.Helper()
+	k, err := signet.GenerateKeyWithID(alg, kid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pub, err := k.Public()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := jwk.MarshalPublic(pub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestTamperedRingNeverServed: someone who can write the store but has no
+// KEK (a Redis without auth, a copied bolt file) changes a record of the
+// ring an instance serves, keeping its kid and wrapped key. The instance
+// must refuse the new ring (signet.ErrSignatureInvalid) as a fresh one
+// would, and never publish what the record now says: a public key the
+// attacker holds in the JWKS would let resource servers accept the
+// attacker's tokens.
+func TestTamperedRingNeverServed(t *testing.T) {
+	for name, tamper := range map[string]func(t *testing.T, k *storage.Key){
+		"public replaced": func(t *testing.T, k *storage.Key) {
+			k.Public = attackerPublic(t, signet.ES256, k.ID)
+		},
+		"algorithm changed": func(t *testing.T, k *storage.Key) {
+			k.Algorithm = string(signet.ES384)
+			k.Public = attackerPublic(t, signet.ES384, k.ID)
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			for _, st := range []storage.KeyState{storage.KeyActive, storage.KeyNext} {
+				ctx := context.Background()
+				clk := newClock()
+				mem := storage.NewMemory(clk.Now)
+				kek := mustKEK(t)
+				m := mustNew(t, mem, fastConfig(t, clk, kek, signet.ES256))
+				mustRefresh(t, m)
+				r := ring(t, mem)
+				var tampered string
+				for i := range r.Keys {
+					if r.Keys[i].State == st {
+						tamper(t, &r.Keys[i])
+						tampered = r.Keys[i].Public
+					}
+				}
+				if _, err := mem.SwapKeys(ctx, r.Version, r.Keys); err != nil {
+					t.Fatal(err)
+				}
+				if err := m.Refresh(ctx); !errors.Is(err, signet.ErrSignatureInvalid) {
+					t.Fatalf("%s key: Refresh of the tampered ring = %v; want ErrSignatureInvalid", st, err)
+				}
+				if fresh := mustNew(t, mem, fastConfig(t, clk, kek, signet.ES256)); fresh.Refresh(ctx) == nil {
+					t.Fatalf("%s key: a fresh instance loaded the tampered ring", st)
+				}
+				body := serveJWKS(m, http.MethodGet, nil).Body.String()
+				if strings.Contains(body, tampered) {
+					t.Fatalf("%s key: the JWKS publishes the tampered public key: %s", st, body)
+				}
+				for _, k := range m.Ring() {
+					if k.Algorithm != signet.ES256 {
+						t.Fatalf("%s key: Ring reports %s %s", st, k.ID, k.Algorithm)
+					}
+				}
+			}
+		})
+	}
+}
