@@ -108,7 +108,10 @@
 // signet.ErrSignatureInvalid) and the loop never writes over a ring it
 // cannot open. A later load reuses a key unwrapped before only for a
 // record whose algorithm, wrapped key and public key are all unchanged;
-// any other record is unwrapped and checked again.
+// any other record is unwrapped and checked again. Nor does an instance
+// go on signing with the ring it served before: until the store holds a
+// ring it opens, Signer and Verifier fail closed as in an outage (the
+// JWKS handler goes on serving the last ring loaded).
 //
 // The KEK's one text form is its PASERK, "k4.local." followed by 43
 // characters of base64url (FormatKEK, ParseKEK), in a file (LoadKEK, the

@@ -30,8 +30,9 @@ type Manager struct {
 	refresh sync.Mutex // one Refresh at a time
 
 	// storeDown is set when the last Refresh could not read or write the
-	// store, and cleared once a Refresh succeeded (after its ring is
-	// installed): meanwhile Signer and Verifier fail closed.
+	// store, or read a ring it cannot open (so the ring served is no
+	// longer the store's), and cleared once a Refresh succeeded (after
+	// its ring is installed): meanwhile Signer and Verifier fail closed.
 	storeDown atomic.Bool
 
 	errMu   sync.Mutex
@@ -100,8 +101,8 @@ func (m *Manager) Run(ctx context.Context) {
 // wrote first) and makes it the ring served. Each store call is bounded by
 // Config.Reload. A ring whose keys do not unwrap under the KEK is never
 // written over: the error wraps signet.ErrSignatureInvalid. Store errors
-// wrap storage.ErrUnavailable; after one, Signer and Verifier fail until
-// a Refresh succeeds again.
+// wrap storage.ErrUnavailable; after one, or after a ring this instance
+// cannot open, Signer and Verifier fail until a Refresh succeeds again.
 func (m *Manager) Refresh(ctx context.Context) error {
 	m.refresh.Lock()
 	defer m.refresh.Unlock()
@@ -127,11 +128,16 @@ func (m *Manager) refreshLocked(ctx context.Context) error {
 		}
 		lr, err := m.load(kr, nil)
 		if err != nil {
-			return err // never plan over keys this instance cannot open
+			// Never plan over keys this instance cannot open, nor go on
+			// signing with the ring served: the store's ring is another,
+			// whose keys the other instances rotate.
+			m.storeDown.Store(true)
+			return err
 		}
 		now := m.cfg.Now()
 		planned, changed, gen, err := m.cfg.plan(kr.Keys, now)
 		if err != nil {
+			m.storeDown.Store(true)
 			return err
 		}
 		if !changed {
@@ -306,6 +312,9 @@ func rotated(before, after []storage.Key) bool {
 // It fails closed while the store does not answer: from the first
 // Refresh that could not reach the store (within Config.Reload of an
 // outage) until one that could, the error wraps storage.ErrUnavailable.
+// So it does while the store holds a ring this instance cannot open
+// (another KEK, a tampered record: the error wraps
+// signet.ErrSignatureInvalid too), which is not the ring it serves.
 // The ring in memory may then be stale: another instance may have
 // rotated, or the store may come back empty (a Redis restarted without
 // its data) and with it the revocations; signing and introspecting with
@@ -343,9 +352,9 @@ func (m *Manager) notLoaded() error {
 	m.errMu.Unlock()
 	if m.cur.Load() != nil {
 		if err == nil { // the failure is being recorded
-			return fmt.Errorf("%w: keys: the store does not answer; not signing until it does", storage.ErrUnavailable)
+			return fmt.Errorf("%w: keys: the store's key ring could not be loaded; not signing until it is", storage.ErrUnavailable)
 		}
-		return fmt.Errorf("%w: keys: the store does not answer; not signing until it does: %w", storage.ErrUnavailable, err)
+		return fmt.Errorf("%w: keys: the store's key ring could not be loaded; not signing until it is: %w", storage.ErrUnavailable, err)
 	}
 	if err == nil {
 		return fmt.Errorf("%w: keys: no key ring loaded yet (%w)", storage.ErrUnavailable, signet.ErrKeyNotFound)

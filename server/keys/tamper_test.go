@@ -73,6 +73,17 @@ func TestTamperedRingNeverServed(t *testing.T) {
 				if fresh := mustNew(t, mem, fastConfig(t, clk, kek, signet.ES256)); fresh.Refresh(ctx) == nil {
 					t.Fatalf("%s key: a fresh instance loaded the tampered ring", st)
 				}
+				// The ring served is no longer the store's: nothing is
+				// signed or verified with it until a ring loads again.
+				if k, err := m.Signer(ctx); k != nil || !errors.Is(err, storage.ErrUnavailable) || !errors.Is(err, signet.ErrSignatureInvalid) {
+					t.Fatalf("%s key: Signer after the tampered ring = %v, %v", st, k, err)
+				}
+				if ks, err := m.Verifier(ctx); ks != nil || !errors.Is(err, storage.ErrUnavailable) {
+					t.Fatalf("%s key: Verifier after the tampered ring = %v, %v", st, ks, err)
+				}
+				if m.Ready() {
+					t.Fatalf("%s key: Ready after the tampered ring", st)
+				}
 				body := serveJWKS(m, http.MethodGet, nil).Body.String()
 				if strings.Contains(body, tampered) {
 					t.Fatalf("%s key: the JWKS publishes the tampered public key: %s", st, body)
@@ -84,5 +95,43 @@ func TestTamperedRingNeverServed(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestUnopenableRingStopsSigning: an instance that served a ring and then
+// finds in the store one it cannot open (here: the store came back empty
+// and an instance with another KEK wrote a fresh ring) no longer signs or
+// verifies with its old ring: the other instances rotate that ring's keys
+// out, so tokens it went on signing would name keys no JWKS publishes.
+// Once the store holds a ring it opens again, it serves that one.
+func TestUnopenableRingStopsSigning(t *testing.T) {
+	ctx := context.Background()
+	clk := newClock()
+	ts := &testStore{Store: storage.NewMemory(clk.Now)}
+	cfg := fastConfig(t, clk, mustKEK(t), signet.ES256)
+	m := mustNew(t, ts, cfg)
+	mustRefresh(t, m)
+	old := signerKID(t, m)
+
+	ts.Store = storage.NewMemory(clk.Now) // lost its data
+	other := mustNew(t, ts, fastConfig(t, clk, mustKEK(t), signet.ES256))
+	mustRefresh(t, other) // a fresh ring under another KEK
+	if err := m.Refresh(ctx); !errors.Is(err, signet.ErrSignatureInvalid) {
+		t.Fatalf("Refresh of a ring under another KEK = %v; want ErrSignatureInvalid", err)
+	}
+	if k, err := m.Signer(ctx); k != nil || !errors.Is(err, storage.ErrUnavailable) || !errors.Is(err, signet.ErrSignatureInvalid) {
+		t.Fatalf("Signer with a ring it cannot open in the store = %v, %v (old key %s)", k, err, old)
+	}
+	if ks, err := m.Verifier(ctx); ks != nil || !errors.Is(err, storage.ErrUnavailable) {
+		t.Fatalf("Verifier with a ring it cannot open in the store = %v, %v", ks, err)
+	}
+	if m.Ready() {
+		t.Fatal("Ready with a ring it cannot open in the store")
+	}
+
+	ts.Store = storage.NewMemory(clk.Now) // the operator cleared it
+	mustRefresh(t, m)
+	if kid := signerKID(t, m); kid == old || !m.Ready() {
+		t.Fatalf("after a ring it opens: signer %s (old %s), ready %v", kid, old, m.Ready())
 	}
 }
