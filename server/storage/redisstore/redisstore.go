@@ -23,7 +23,11 @@
 //	<prefix>used:<id>      until, with a TTL
 //
 // SwapKeys is one Lua script that compares the stored version and writes
-// the new ring, atomic across instances. Revoke is a script that keeps the
+// the new ring, atomic across instances. Nothing is read back without a
+// bound: Keys is a script that sends the ring only when it is at most
+// storage.MaxKeyRingSize bytes (a longer one is ErrInvalid), and Revoked
+// reads at most 21 bytes of an entry (one not of this package's form
+// counts as revoked). Revoke is a script that keeps the
 // later until; UseOnce a script that sets the id when absent (SET NX
 // semantics, atomic, one winner among any number of callers). An entry
 // lives while the store's clock (Options.Now) is before its until: the
@@ -174,6 +178,17 @@ func unavailable(what string, err error) error {
 	return fmt.Errorf("%w: redisstore: %s: %v", storage.ErrUnavailable, what, err)
 }
 
+// keysScript: KEYS[1] the ring's hash; ARGV[1] the longest ring read.
+// Returns {version, ring} (each false when absent), or {version, false,
+// length} for a ring over ARGV[1] bytes, which is not sent: every
+// instance reads the ring every reload, and a string may hold 512 MB.
+var keysScript = redis.NewScript(`
+local n = redis.call('HSTRLEN', KEYS[1], 'ring')
+local v = redis.call('HGET', KEYS[1], 'version')
+if n > tonumber(ARGV[1]) then return {v, false, n} end
+return {v, redis.call('HGET', KEYS[1], 'ring')}
+`)
+
 // Keys implements storage.Store.
 func (s *Store) Keys(ctx context.Context) (storage.KeyRing, error) {
 	ctx, cancel, err := s.op(ctx)
@@ -181,9 +196,15 @@ func (s *Store) Keys(ctx context.Context) (storage.KeyRing, error) {
 		return storage.KeyRing{}, err
 	}
 	defer cancel()
-	vals, err := s.rdb.HMGet(ctx, s.prefix+"keys", "version", "ring").Result()
+	vals, err := keysScript.Run(ctx, s.rdb, []string{s.prefix + "keys"}, storage.MaxKeyRingSize).Slice()
 	if err != nil {
 		return storage.KeyRing{}, unavailable("keys", err)
+	}
+	if len(vals) == 3 {
+		return storage.KeyRing{}, fmt.Errorf("%w: redisstore: stored key ring of %v bytes (at most %d)", storage.ErrInvalid, vals[2], storage.MaxKeyRingSize)
+	}
+	if len(vals) != 2 {
+		return storage.KeyRing{}, unavailable("keys", fmt.Errorf("script reply of %d values", len(vals)))
 	}
 	if vals[0] == nil && vals[1] == nil {
 		return storage.KeyRing{}, nil
@@ -292,12 +313,15 @@ func (s *Store) Revoked(ctx context.Context, jti string) (bool, error) {
 		return false, err
 	}
 	defer cancel()
-	cur, err := s.rdb.Get(ctx, s.prefix+"revoked:"+jti).Result()
-	if errors.Is(err, redis.Nil) {
-		return false, nil
-	}
+	// At most 21 bytes: one more than this package writes, so that a
+	// longer value is seen as foreign without being read whole. A key
+	// that is absent (or, foreign, empty) reads as "".
+	cur, err := s.rdb.GetRange(ctx, s.prefix+"revoked:"+jti, 0, 20).Result()
 	if err != nil {
 		return false, unavailable("revoked", err)
+	}
+	if cur == "" {
+		return false, nil
 	}
 	// A value not of this package's form counts as revoked: fail closed.
 	return len(cur) != 20 || cur > stamp(s.now()), nil

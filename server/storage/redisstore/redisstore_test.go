@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -309,6 +310,53 @@ func TestForeignValues(t *testing.T) {
 	}
 	if _, err := s.Keys(ctx); !errors.Is(err, storage.ErrInvalid) {
 		t.Fatalf("Keys of a foreign ring: %v, want ErrInvalid", err)
+	}
+}
+
+// allocated returns how many bytes the process allocated while f ran.
+func allocated(f func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}
+
+// TestOversizedValues: a ring or a revocation far over what this package
+// writes (a corrupted or hostile Redis; a string may hold 512 MB) is
+// refused (a ring: ErrInvalid) or fails closed (a revocation counts as
+// revoked) without being read into memory: every instance reads the
+// ring every reload, every introspection the revocation.
+func TestOversizedValues(t *testing.T) {
+	ctx := context.Background()
+	r := startRedis(t)
+	c := r.client()
+	s := open(t, r, Options{Timeout: 5 * time.Second})
+	const huge = 32 << 20
+	const bound = 4 << 20 // what a call may allocate at most
+	big := strings.Repeat("x", huge)
+	if err := c.HSet(ctx, DefaultPrefix+"keys", "version", "1", "ring", big).Err(); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Set(ctx, DefaultPrefix+"revoked:big", big, 0).Err(); err != nil {
+		t.Fatal(err)
+	}
+	big = ""
+	var err error
+	if n := allocated(func() { _, err = s.Keys(ctx) }); !errors.Is(err, storage.ErrInvalid) || n > bound {
+		t.Fatalf("Keys of a ring of %d bytes: %v, %d bytes allocated; want ErrInvalid, at most %d", huge, err, n, bound)
+	}
+	var rev bool
+	if n := allocated(func() { rev, err = s.Revoked(ctx, "big") }); err != nil || !rev || n > bound {
+		t.Fatalf("Revoked of a value of %d bytes: %v, %v, %d bytes allocated; want true, at most %d", huge, rev, err, n, bound)
+	}
+	// A ring of exactly the limit is still read (and refused only if it
+	// does not decode).
+	if err := c.HSet(ctx, DefaultPrefix+"keys", "ring", strings.Repeat(" ", storage.MaxKeyRingSize-2)+"{}").Err(); err != nil {
+		t.Fatal(err)
+	}
+	if kr, err := s.Keys(ctx); err != nil || kr.Version != 1 || len(kr.Keys) != 0 {
+		t.Fatalf("Keys of a ring of MaxKeyRingSize bytes: %+v, %v", kr, err)
 	}
 }
 
