@@ -165,7 +165,7 @@ func TestServeRedisDownAtStart(t *testing.T) {
 	ready := make(chan *instance, 1)
 	go func() {
 		done <- serve(ctx, []string{"--clients", clients, "--redis", "redis://" + addr + "/0", "--addr", "127.0.0.1:0"}, &stdout, &stderr,
-			serveHooks{getenv: func(string) string { return "k4.local.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA" },
+			serveHooks{getenv: func(string) string { return "k4.local.AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8" },
 				ready: func(in *instance) { ready <- in }, redisTimeout: testRedisTimeout})
 	}()
 	var in *instance

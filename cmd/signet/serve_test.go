@@ -215,7 +215,7 @@ func TestServeUsage(t *testing.T) {
 		{[]string{"--dev", "--trusted-proxy", "proxy.internal"}, nil, "trusted-proxy"},
 		{[]string{"--dev", "--trusted-proxy", "0.0.0.0/0"}, nil, "trusts every address"},
 		{[]string{"--dev", "--trusted-proxy", "::/0"}, nil, "trusts every address"},
-		{[]string{"--clients", clients, "--redis", "not a url"}, map[string]string{"SIGNET_KEK": "k4.local.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"}, "--redis"},
+		{[]string{"--clients", clients, "--redis", "not a url"}, map[string]string{"SIGNET_KEK": "k4.local.AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8"}, "--redis"},
 	} {
 		var stdout, stderr syncBuffer
 		env := tc.env

@@ -114,8 +114,10 @@
 // JWKS handler goes on serving the last ring loaded).
 //
 // The KEK's one text form is its PASERK, "k4.local." followed by 43
-// characters of base64url (FormatKEK, ParseKEK), in a file (LoadKEK, the
-// --kek-file flag) or the environment (KEKFromEnv, SIGNET_KEK). With the
+// characters of base64url (FormatKEK, ParseKEK; a placeholder whose
+// bytes are all one value, such as k4.local.AAAA…A, is refused), in a
+// file (LoadKEK, the --kek-file flag) or the environment (KEKFromEnv,
+// SIGNET_KEK). With the
 // embedded store and neither given, LoadOrCreateKEK keeps one in the data
 // directory, generated on first start with mode 0600 in a 0700 directory,
 // as sshd keeps its host keys; a KEK file that group or others may read is

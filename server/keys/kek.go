@@ -1,6 +1,7 @@
 package keys
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -24,7 +25,9 @@ const maxKEKFile = 4 << 10
 // k4.local ("k4.local." and 43 characters of unpadded base64url: 256
 // bits), with surrounding white space ignored. Any other key (a k4.public,
 // a k3.local, raw bytes) is refused: errors wrap signet.ErrMalformed,
-// signet.ErrTooLarge, signet.ErrUnsupported or signet.ErrKeyUsage.
+// signet.ErrTooLarge, signet.ErrUnsupported or signet.ErrKeyUsage; so is a
+// placeholder whose 32 bytes are all one value (k4.local.AAAA…A), with
+// signet.ErrWeakKey.
 func ParseKEK(text string) (*signet.Key, error) {
 	k, err := paserk.Decode(strings.TrimSpace(text))
 	if err != nil {
@@ -159,13 +162,19 @@ func checkPerm(f *os.File, file string) error {
 	return nil
 }
 
-// checkKEK refuses anything but a v4.local key.
+// checkKEK refuses anything but a v4.local key, and one whose bytes are
+// all one value (k4.local.AAAA…A: a placeholder, not a secret).
 func checkKEK(k *signet.Key) error {
 	if k == nil || k.Algorithm() == "" {
 		return fmt.Errorf("%w: keys: no key-encryption key", signet.ErrKeyUsage)
 	}
 	if k.Algorithm() != signet.V4Local {
 		return fmt.Errorf("%w: keys: key-encryption key is %s (want a v4.local key)", signet.ErrKeyUsage, k.Algorithm())
+	}
+	s := k.Secret()
+	defer clear(s)
+	if len(s) == 0 || bytes.Count(s, s[:1]) == len(s) {
+		return fmt.Errorf("%w: keys: key-encryption key is one byte repeated (make one with: signet keygen v4.local)", signet.ErrWeakKey)
 	}
 	return nil
 }

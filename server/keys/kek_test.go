@@ -1,6 +1,8 @@
 package keys_test
 
 import (
+	"bytes"
+	"encoding/base64"
 	"errors"
 	"os"
 	"path/filepath"
@@ -10,6 +12,7 @@ import (
 	"github.com/signet-go/signet"
 	"github.com/signet-go/signet/paserk"
 	"github.com/signet-go/signet/server/keys"
+	"github.com/signet-go/signet/server/storage"
 )
 
 func writeFile(t *testing.T, name, text string, perm os.FileMode) string {
@@ -64,6 +67,10 @@ func TestParseKEKRefuses(t *testing.T) {
 		"k4.public":      {pubText, signet.ErrKeyUsage},
 		"k3.local":       {v3Text, signet.ErrKeyUsage},
 		"huge":           {"k4.local." + strings.Repeat("A", 5000), signet.ErrTooLarge},
+		// A placeholder (all zero, one byte repeated) hides nothing:
+		// whoever has the store would open every key with it.
+		"all-zero k4.local": {"k4.local." + base64.RawURLEncoding.EncodeToString(make([]byte, 32)), signet.ErrWeakKey},
+		"one byte k4.local": {"k4.local." + base64.RawURLEncoding.EncodeToString(bytes.Repeat([]byte{0xa5}, 32)), signet.ErrWeakKey},
 	} {
 		t.Run(name, func(t *testing.T) {
 			k, err := keys.ParseKEK(tc.text)
@@ -77,6 +84,16 @@ func TestParseKEKRefuses(t *testing.T) {
 	}
 	if _, err := keys.FormatKEK(nil); !errors.Is(err, signet.ErrKeyUsage) {
 		t.Fatalf("FormatKEK(nil) = %v", err)
+	}
+	zero, err := signet.NewKey(signet.V4Local, make([]byte, 32))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := keys.FormatKEK(zero); !errors.Is(err, signet.ErrWeakKey) {
+		t.Fatalf("FormatKEK(all-zero) = %v", err)
+	}
+	if _, err := keys.New(storage.NewMemory(nil), keys.Config{KEK: zero}); !errors.Is(err, signet.ErrWeakKey) {
+		t.Fatalf("New with an all-zero KEK = %v", err)
 	}
 }
 
