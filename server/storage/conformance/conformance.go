@@ -491,6 +491,11 @@ func testUseOnceExpiry(t *testing.T, h *harness) {
 	// An until already past: first use, nothing worth remembering.
 	past := h.now().Add(-time.Second)
 	mustUseOnce(t, h.s, "old", past, true)
+	mustUseOnce(t, h.s, "old", next, true)
+	// But an id still remembered is a replay whatever the until given:
+	// a past until neither makes it a first use nor forgets it.
+	mustUseOnce(t, h.s, "id", past, false)
+	mustUseOnce(t, h.s, "id", next, false)
 }
 
 func testUseOnceConcurrent(t *testing.T, h *harness) {
