@@ -54,12 +54,19 @@
 // 0) the JWKS holds two or three keys. A Rotate shorter than 30 min with
 // MaxAge unset scales MaxAge down to Rotate/2 (whole seconds, at least
 // 1 s) and Reload with it, so that a period of seconds (for tests) really
-// rotates every period, each next key still published 2×MaxAge ahead. Instances that share a store each
-// run the loop; every rotation is written by compare-and-swap on the ring's
-// version (storage.Store.SwapKeys), so when several notice that a rotation
-// is due exactly one writes it and the others reload and find nothing
-// left to do. Reload must not exceed MaxAge, since an instance may serve
-// (and sign with) the ring it loaded up to Reload ago.
+// rotates every period, each next key still published 2×MaxAge ahead.
+// A short Rotate keeps a retired key per period of MaxTokenTTL: when a
+// rotated ring would not fit in storage.MaxKeyRingSize (about 1,100
+// ES256 or 340 RS256 keys: with MaxTokenTTL 24 h, a Rotate under about
+// 75 s or 4 min), the rotation waits, the active key signing on, until
+// retired keys have left room; Refresh reports it (storage.ErrInvalid).
+//
+// Instances that share a store each run the loop; every rotation is
+// written by compare-and-swap on the ring's version
+// (storage.Store.SwapKeys), so when several notice that a rotation is due
+// exactly one writes it and the others reload and find nothing left to
+// do. Reload must not exceed MaxAge, since an instance may serve (and
+// sign with) the ring it loaded up to Reload ago.
 //
 // Key IDs are RFC 7638 JWK thumbprints (jwk.Thumbprint) for JWS
 // algorithms and PASERK pids (paserk.ID of the public key, "k4.pid.…") for

@@ -100,7 +100,10 @@ func (m *Manager) Run(ctx context.Context) {
 // by compare-and-swap (reloading and planning again when another instance
 // wrote first) and makes it the ring served. Each store call is bounded by
 // Config.Reload. A ring whose keys do not unwrap under the KEK is never
-// written over: the error wraps signet.ErrSignatureInvalid. Store errors
+// written over: the error wraps signet.ErrSignatureInvalid. A rotation
+// whose ring would exceed storage.MaxKeyRingSize is postponed: the error
+// wraps storage.ErrInvalid and the store's ring goes on being served (its
+// active key signing) until retired keys have left room. Store errors
 // wrap storage.ErrUnavailable; after one, or after a ring this instance
 // cannot open, Signer and Verifier fail until a Refresh succeeds again.
 func (m *Manager) Refresh(ctx context.Context) error {
@@ -148,6 +151,19 @@ func (m *Manager) refreshLocked(ctx context.Context) error {
 		if errors.Is(err, storage.ErrConflict) {
 			m.install(lr)
 			continue // another instance wrote first: reload, plan again
+		}
+		if errors.Is(err, storage.ErrInvalid) {
+			// The planned ring cannot be stored (over MaxKeyRingSize: a
+			// short Rotate keeps a retired key per period of MaxTokenTTL).
+			// The store answered and lr is its ring: go on serving it and
+			// rotate once retired keys have left room. An outage here
+			// would last until then, hours.
+			m.cfg.Observer.StoreError(StoreOpSwapKeys)
+			m.install(lr)
+			if lr.signer != nil {
+				m.storeDown.Store(false)
+			}
+			return fmt.Errorf("keys: the rotated key ring cannot be stored; rotation postponed: %w", err)
 		}
 		if err != nil {
 			m.cfg.Observer.StoreError(StoreOpSwapKeys)
