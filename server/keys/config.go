@@ -31,8 +31,8 @@ type Config struct {
 	// Rotate is how long a key signs before the next one takes over.
 	// A period shorter than 2×MaxAge is stretched to 2×MaxAge (a key is
 	// published that long before it signs), and one so short that the
-	// retired keys of MaxTokenTTL no longer fit in the stored ring is
-	// stretched as needed (see the package doc).
+	// retired keys of MaxTokenTTL no longer fit in the stored ring or the
+	// JWKS is stretched as needed (see the package doc).
 	Rotate time.Duration
 	// MaxAge is the JWKS max-age (Cache-Control) and so the oldest key set
 	// a client may hold. When zero it is DefaultMaxAge, or Rotate/2 (whole

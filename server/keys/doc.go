@@ -56,10 +56,12 @@
 // 1 s) and Reload with it, so that a period of seconds (for tests) really
 // rotates every period, each next key still published 2×MaxAge ahead.
 // A short Rotate keeps a retired key per period of MaxTokenTTL: when a
-// rotated ring would not fit in storage.MaxKeyRingSize (about 1,100
-// ES256 or 340 RS256 keys: with MaxTokenTTL 24 h, a Rotate under about
-// 75 s or 4 min), the rotation waits, the active key signing on, until
-// retired keys have left room; Refresh reports it (storage.ErrInvalid).
+// rotated ring would publish more keys than a JWK Set may hold
+// (jwk.MaxSetKeys, 1,000: with MaxTokenTTL 24 h, a Rotate under about
+// 90 s) or would not fit in storage.MaxKeyRingSize (about 340 RS256
+// keys: a Rotate under about 4 min), the rotation waits, the active key
+// signing on, until retired keys have left room; Refresh reports it
+// (signet.ErrTooLarge, storage.ErrInvalid).
 //
 // Instances that share a store each run the loop; every rotation is
 // written by compare-and-swap on the ring's version

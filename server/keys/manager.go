@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/signet-go/signet"
+	"github.com/signet-go/signet/jwk"
 	"github.com/signet-go/signet/server/storage"
 )
 
@@ -101,9 +102,11 @@ func (m *Manager) Run(ctx context.Context) {
 // wrote first) and makes it the ring served. Each store call is bounded by
 // Config.Reload. A ring whose keys do not unwrap under the KEK is never
 // written over: the error wraps signet.ErrSignatureInvalid. A rotation
-// whose ring would exceed storage.MaxKeyRingSize is postponed: the error
-// wraps storage.ErrInvalid and the store's ring goes on being served (its
-// active key signing) until retired keys have left room. Store errors
+// whose ring would exceed storage.MaxKeyRingSize (the error wraps
+// storage.ErrInvalid) or publish more than jwk.MaxSetKeys keys
+// (signet.ErrTooLarge) is postponed: the store's ring goes on being
+// served (its active key signing) until retired keys have left room.
+// Store errors
 // wrap storage.ErrUnavailable; after one, or after a ring this instance
 // cannot open, Signer and Verifier fail until a Refresh succeeds again.
 func (m *Manager) Refresh(ctx context.Context) error {
@@ -147,23 +150,20 @@ func (m *Manager) refreshLocked(ctx context.Context) error {
 			m.install(lr)
 			return nil
 		}
+		if n := published(planned); n > jwk.MaxSetKeys && n > published(kr.Keys) {
+			// A JWKS of more keys than a JWK Set may hold is refused whole
+			// by its readers (jwk.ReadSet): wait for room, as below.
+			return m.postpone(lr, fmt.Errorf("%w: keys: a rotated key ring would publish %d keys (at most %d, jwk.MaxSetKeys)", signet.ErrTooLarge, n, jwk.MaxSetKeys))
+		}
 		nr, err := m.store.SwapKeys(ctx, kr.Version, planned)
 		if errors.Is(err, storage.ErrConflict) {
 			m.install(lr)
 			continue // another instance wrote first: reload, plan again
 		}
 		if errors.Is(err, storage.ErrInvalid) {
-			// The planned ring cannot be stored (over MaxKeyRingSize: a
-			// short Rotate keeps a retired key per period of MaxTokenTTL).
-			// The store answered and lr is its ring: go on serving it and
-			// rotate once retired keys have left room. An outage here
-			// would last until then, hours.
+			// The planned ring cannot be stored (over MaxKeyRingSize).
 			m.cfg.Observer.StoreError(StoreOpSwapKeys)
-			m.install(lr)
-			if lr.signer != nil {
-				m.storeDown.Store(false)
-			}
-			return fmt.Errorf("keys: the rotated key ring cannot be stored; rotation postponed: %w", err)
+			return m.postpone(lr, err)
 		}
 		if err != nil {
 			m.cfg.Observer.StoreError(StoreOpSwapKeys)
@@ -183,6 +183,31 @@ func (m *Manager) refreshLocked(ctx context.Context) error {
 		return nil
 	}
 	return fmt.Errorf("%w: keys: the key ring kept changing (%d attempts)", storage.ErrUnavailable, maxSwapAttempts)
+}
+
+// postpone serves lr, the store's ring as just loaded, when the ring
+// planned from it is too big to store or publish (a short Rotate keeps a
+// retired key per period of MaxTokenTTL): the rotation waits, the active
+// key signing on, until retired keys have left room. The store answered,
+// so this is no outage, which would last until then: hours.
+func (m *Manager) postpone(lr *loadedRing, err error) error {
+	m.install(lr)
+	if lr.signer != nil {
+		m.storeDown.Store(false)
+	}
+	return fmt.Errorf("keys: rotation postponed: %w", err)
+}
+
+// published counts the keys of ring the JWKS publishes (all but HMAC
+// keys).
+func published(ring []storage.Key) int {
+	n := 0
+	for _, k := range ring {
+		if !signet.Algorithm(k.Algorithm).Symmetric() {
+			n++
+		}
+	}
+	return n
 }
 
 // load makes the served form of kr: every key unwrapped (reusing those
