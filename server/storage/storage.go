@@ -30,11 +30,14 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/signet-go/signet"
 )
 
 // ErrUnavailable wraps every error that means the store could not be
-// reached or did not answer in time: the caller must fail closed.
-var ErrUnavailable = errors.New("storage: unavailable")
+// reached or did not answer in time: the caller must fail closed. It
+// wraps signet.ErrUnavailable.
+var ErrUnavailable error = &sentinel{"storage: unavailable", signet.ErrUnavailable}
 
 // ErrConflict is returned by SwapKeys when the key ring changed since the
 // version the caller read: another instance rotated first.
@@ -42,8 +45,18 @@ var ErrConflict = errors.New("storage: key ring changed (another instance rotate
 
 // ErrInvalid wraps errors for arguments no store accepts (an empty id, an
 // oversized key ring) and for stored data that no store wrote (a key ring
-// that does not decode).
-var ErrInvalid = errors.New("storage: invalid argument")
+// that does not decode). It wraps signet.ErrMalformed.
+var ErrInvalid error = &sentinel{"storage: invalid argument", signet.ErrMalformed}
+
+// sentinel is an error of this package that is one of package signet's
+// too (errors.Is matches both), with this package's text.
+type sentinel struct {
+	msg  string
+	base error
+}
+
+func (e *sentinel) Error() string { return e.msg }
+func (e *sentinel) Unwrap() error { return e.base }
 
 // MaxIDLength bounds the ids (jti) the store accepts, in bytes.
 const MaxIDLength = 256

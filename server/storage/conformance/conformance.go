@@ -40,6 +40,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/signet-go/signet"
 	"github.com/signet-go/signet/server/storage"
 )
 
@@ -161,6 +162,19 @@ func (h *harness) expire(t *testing.T, until time.Time, what string, cond func()
 }
 
 func ctx() context.Context { return context.Background() }
+
+// unavailable reports whether err is the store's unavailability, which
+// is signet's too (signet.ErrUnavailable): every error of the service
+// wraps a sentinel of package signet.
+func unavailable(err error) bool {
+	return errors.Is(err, storage.ErrUnavailable) && errors.Is(err, signet.ErrUnavailable)
+}
+
+// invalid reports whether err is the store's ErrInvalid, which is
+// signet.ErrMalformed too.
+func invalid(err error) bool {
+	return errors.Is(err, storage.ErrInvalid) && errors.Is(err, signet.ErrMalformed)
+}
 
 func mustKeys(t *testing.T, s storage.Store) storage.KeyRing {
 	t.Helper()
@@ -360,8 +374,8 @@ func testRingOversized(t *testing.T, h *harness) {
 		t.Fatalf("SwapKeys: %v", err)
 	}
 	big := []storage.Key{{ID: "big", Algorithm: "ES256", State: storage.KeyActive, Wrapped: strings.Repeat("A", storage.MaxKeyRingSize), Created: start}}
-	if _, err := h.s.SwapKeys(ctx(), 1, big); !errors.Is(err, storage.ErrInvalid) {
-		t.Fatalf("SwapKeys of a ring over MaxKeyRingSize: err %v, want ErrInvalid", err)
+	if _, err := h.s.SwapKeys(ctx(), 1, big); !invalid(err) {
+		t.Fatalf("SwapKeys of a ring over MaxKeyRingSize: err %v, want ErrInvalid (and signet.ErrMalformed)", err)
 	}
 	got := mustKeys(t, h.s)
 	if got.Version != 1 {
@@ -548,14 +562,14 @@ func testNamespacesApart(t *testing.T, h *harness) {
 func testInvalidIDs(t *testing.T, h *harness) {
 	until := h.now().Add(long)
 	for _, id := range []string{"", strings.Repeat("x", storage.MaxIDLength+1), strings.Repeat("y", 1<<20)} {
-		if err := h.s.Revoke(ctx(), id, until); !errors.Is(err, storage.ErrInvalid) {
-			t.Errorf("Revoke(id of %d bytes): err %v, want ErrInvalid", len(id), err)
+		if err := h.s.Revoke(ctx(), id, until); !invalid(err) {
+			t.Errorf("Revoke(id of %d bytes): err %v, want ErrInvalid (and signet.ErrMalformed)", len(id), err)
 		}
-		if _, err := h.s.Revoked(ctx(), id); !errors.Is(err, storage.ErrInvalid) {
-			t.Errorf("Revoked(id of %d bytes): err %v, want ErrInvalid", len(id), err)
+		if _, err := h.s.Revoked(ctx(), id); !invalid(err) {
+			t.Errorf("Revoked(id of %d bytes): err %v, want ErrInvalid (and signet.ErrMalformed)", len(id), err)
 		}
-		if first, err := h.s.UseOnce(ctx(), id, until); !errors.Is(err, storage.ErrInvalid) || first {
-			t.Errorf("UseOnce(id of %d bytes): %v, %v; want false, ErrInvalid", len(id), first, err)
+		if first, err := h.s.UseOnce(ctx(), id, until); !invalid(err) || first {
+			t.Errorf("UseOnce(id of %d bytes): %v, %v; want false, ErrInvalid (and signet.ErrMalformed)", len(id), first, err)
 		}
 	}
 	// Nothing was kept under a truncated id.
@@ -584,15 +598,15 @@ func testCanceledContext(t *testing.T, h *harness) {
 	c, cancel := context.WithCancel(ctx())
 	cancel()
 	for name, err := range allCalls(c, h.s, until) {
-		if !errors.Is(err, storage.ErrUnavailable) {
-			t.Errorf("%s with a canceled context: err %v, want ErrUnavailable", name, err)
+		if !unavailable(err) {
+			t.Errorf("%s with a canceled context: err %v, want ErrUnavailable (and signet.ErrUnavailable)", name, err)
 		}
 	}
 	c, cancel = context.WithDeadline(ctx(), time.Unix(1, 0))
 	defer cancel()
 	for name, err := range allCalls(c, h.s, until) {
-		if !errors.Is(err, storage.ErrUnavailable) {
-			t.Errorf("%s with an expired deadline: err %v, want ErrUnavailable", name, err)
+		if !unavailable(err) {
+			t.Errorf("%s with an expired deadline: err %v, want ErrUnavailable (and signet.ErrUnavailable)", name, err)
 		}
 	}
 	// Nothing was done, and the store still works.
@@ -614,13 +628,13 @@ func testClosed(t *testing.T, h *harness) {
 		t.Fatalf("Close: %v", err)
 	}
 	for name, err := range allCalls(ctx(), h.s, h.now().Add(long)) {
-		if !errors.Is(err, storage.ErrUnavailable) {
-			t.Errorf("%s after Close: err %v, want ErrUnavailable", name, err)
+		if !unavailable(err) {
+			t.Errorf("%s after Close: err %v, want ErrUnavailable (and signet.ErrUnavailable)", name, err)
 		}
 	}
 	// A bad id is ErrInvalid even on a closed store.
-	if err := h.s.Revoke(ctx(), "", h.now().Add(long)); !errors.Is(err, storage.ErrInvalid) {
-		t.Errorf("Revoke of an empty id after Close: err %v, want ErrInvalid", err)
+	if err := h.s.Revoke(ctx(), "", h.now().Add(long)); !invalid(err) {
+		t.Errorf("Revoke of an empty id after Close: err %v, want ErrInvalid (and signet.ErrMalformed)", err)
 	}
 	if err := h.s.Close(); err != nil {
 		t.Errorf("Close twice: %v", err)
