@@ -38,6 +38,19 @@ type Manager struct {
 
 	errMu   sync.Mutex
 	lastErr error // the last Refresh failure, for errors before the first load
+
+	held *heldRotation // the rotation postponed last; guarded by refresh
+}
+
+// heldRotation is a rotation postponed (see postpone): the ring it was
+// planned from, and the first time a key leaves that ring (making room).
+// Until then, or until the ring changes, planning it again would only
+// generate keys to throw away (an RSA key per reload, for hours).
+type heldRotation struct {
+	version uint64
+	records []storage.Key
+	until   time.Time
+	err     error
 }
 
 // loadedRing is a key ring as served: the keys unwrapped once, the set
@@ -141,6 +154,9 @@ func (m *Manager) refreshLocked(ctx context.Context) error {
 			return err
 		}
 		now := m.cfg.Now()
+		if h := m.held; h != nil && h.version == kr.Version && now.Before(h.until) && sameRecords(h.records, kr.Keys) {
+			return m.serveHeld(lr, h.err) // nothing has left the ring: no room yet
+		}
 		planned, changed, gen, err := m.cfg.plan(kr.Keys, now)
 		if err != nil {
 			m.storeDown.Store(true)
@@ -153,7 +169,7 @@ func (m *Manager) refreshLocked(ctx context.Context) error {
 		if n := published(planned); n > jwk.MaxSetKeys && n > published(kr.Keys) {
 			// A JWKS of more keys than a JWK Set may hold is refused whole
 			// by its readers (jwk.ReadSet): wait for room, as below.
-			return m.postpone(lr, fmt.Errorf("%w: keys: a rotated key ring would publish %d keys (at most %d, jwk.MaxSetKeys)", signet.ErrTooLarge, n, jwk.MaxSetKeys))
+			return m.postpone(lr, kr, fmt.Errorf("%w: keys: a rotated key ring would publish %d keys (at most %d, jwk.MaxSetKeys)", signet.ErrTooLarge, n, jwk.MaxSetKeys))
 		}
 		nr, err := m.store.SwapKeys(ctx, kr.Version, planned)
 		if errors.Is(err, storage.ErrConflict) {
@@ -163,7 +179,7 @@ func (m *Manager) refreshLocked(ctx context.Context) error {
 		if errors.Is(err, storage.ErrInvalid) {
 			// The planned ring cannot be stored (over MaxKeyRingSize).
 			m.cfg.Observer.StoreError(StoreOpSwapKeys)
-			return m.postpone(lr, err)
+			return m.postpone(lr, kr, err)
 		}
 		if err != nil {
 			m.cfg.Observer.StoreError(StoreOpSwapKeys)
@@ -185,12 +201,26 @@ func (m *Manager) refreshLocked(ctx context.Context) error {
 	return fmt.Errorf("%w: keys: the key ring kept changing (%d attempts)", storage.ErrUnavailable, maxSwapAttempts)
 }
 
-// postpone serves lr, the store's ring as just loaded, when the ring
+// postpone serves lr, the store's ring kr as just loaded, when the ring
 // planned from it is too big to store or publish (a short Rotate keeps a
 // retired key per period of MaxTokenTTL): the rotation waits, the active
-// key signing on, until retired keys have left room. The store answered,
-// so this is no outage, which would last until then: hours.
-func (m *Manager) postpone(lr *loadedRing, err error) error {
+// key signing on, until retired keys have left room, and is not planned
+// again before the first of them leaves. The store answered, so this is
+// no outage, which would last until then: hours.
+func (m *Manager) postpone(lr *loadedRing, kr storage.KeyRing, err error) error {
+	var until time.Time
+	for _, k := range kr.Keys {
+		if k.State == storage.KeyRetired && (until.IsZero() || k.RemoveAt.Before(until)) {
+			until = k.RemoveAt
+		}
+	}
+	m.held = &heldRotation{version: kr.Version, records: kr.Keys, until: until, err: err}
+	return m.serveHeld(lr, err)
+}
+
+// serveHeld serves lr, the store's ring, while its rotation is postponed
+// (err says why).
+func (m *Manager) serveHeld(lr *loadedRing, err error) error {
 	m.install(lr)
 	if lr.signer != nil {
 		m.storeDown.Store(false)

@@ -133,6 +133,19 @@ func TestFullRingPostponesRotation(t *testing.T) {
 			if r, _ := mem.Keys(ctx); r.Version != 1 {
 				t.Fatalf("ring written (v%d)", r.Version)
 			}
+			// Until a key leaves the ring, no reload plans (and generates
+			// keys for) the rotation again.
+			// (Each plan that is postponed records a new m.held.)
+			held := m.held
+			for range 3 {
+				set(clock().Add(time.Second))
+				if err := m.Refresh(ctx); !errors.Is(err, tc.want) {
+					t.Fatalf("Refresh while postponed = %v; want %v", err, tc.want)
+				}
+				if m.held != held {
+					t.Fatal("the postponed rotation was planned again before any key left")
+				}
+			}
 
 			set(start.Add(20 * time.Second)) // one retired key gone: room for the rotation
 			if err := m.Refresh(ctx); err != nil {
