@@ -29,8 +29,8 @@ type Config struct {
 	// rotate out.
 	Algorithm signet.Algorithm
 	// Rotate is how long a key signs before the next one takes over.
-	// A period shorter than 2×MaxAge is stretched to 2×MaxAge (a key is
-	// published that long before it signs), and one so short that the
+	// A period shorter than 2×MaxAge + Leeway is stretched to it (a key
+	// is published that long before it signs), and one so short that the
 	// retired keys of MaxTokenTTL no longer fit in the stored ring or the
 	// JWKS is stretched as needed (see the package doc).
 	Rotate time.Duration
@@ -45,7 +45,8 @@ type Config struct {
 	// Leeway) after it stopped signing.
 	MaxTokenTTL time.Duration
 	// Leeway is the clock skew allowed between this service, its replicas
-	// and the verifiers; it lengthens the retired grace.
+	// and the verifiers; it lengthens the retired grace and the time a
+	// next key is published before it signs.
 	Leeway time.Duration
 	// Reload is how often Run reloads the ring from the store and rotates
 	// when due (DefaultReload, or MaxAge when that is shorter). It must
@@ -126,8 +127,9 @@ func scaledMaxAge(rotate time.Duration) time.Duration {
 	return max(time.Second, (rotate / 2).Truncate(time.Second))
 }
 
-// publishLead is how long a next key is published before it may sign.
-func (c *Config) publishLead() time.Duration { return 2 * c.MaxAge }
+// publishLead is how long a next key is published before it may sign:
+// 2×MaxAge, and Leeway for an instance whose clock is ahead.
+func (c *Config) publishLead() time.Duration { return 2*c.MaxAge + c.Leeway }
 
 // retiredGrace is how long a retired key stays published.
 func (c *Config) retiredGrace() time.Duration { return c.MaxTokenTTL + c.MaxAge + c.Leeway }

@@ -37,12 +37,13 @@
 // exactly one active key (it signs) and one next key (published, not yet
 // signing), plus the retired keys still in their grace:
 //
-//   - a next key is published at least 2×MaxAge before it signs (its
-//     ActivateAt), so that every JWKS a client cached (at most MaxAge old)
-//     already holds it when the first token it signs arrives: one MaxAge
-//     for the client's cache, one for the replicas, which publish it only
-//     when they reload (up to Reload, at most MaxAge, after it was
-//     written);
+//   - a next key is published at least 2×MaxAge + Leeway before it signs
+//     (its ActivateAt), so that every JWKS a client cached (at most MaxAge
+//     old) already holds it when the first token it signs arrives: one
+//     MaxAge for the client's cache, one for the replicas, which publish
+//     it only when they reload (up to Reload, at most MaxAge, after it was
+//     written), Leeway for a replica whose clock is ahead and promotes it
+//     that much early;
 //   - it becomes active when its ActivateAt passes and signs for Rotate;
 //   - the key it replaces retires and stays published for MaxTokenTTL +
 //     MaxAge + Leeway, so that every token it signed has expired before
@@ -54,7 +55,8 @@
 // 0) the JWKS holds two or three keys. A Rotate shorter than 30 min with
 // MaxAge unset scales MaxAge down to Rotate/2 (whole seconds, at least
 // 1 s) and Reload with it, so that a period of seconds (for tests) really
-// rotates every period, each next key still published 2×MaxAge ahead.
+// rotates every period, each next key still published 2×MaxAge (+
+// Leeway) ahead.
 // A short Rotate keeps a retired key per period of MaxTokenTTL: when a
 // rotated ring would publish more keys than a JWK Set may hold
 // (jwk.MaxSetKeys, 1,000: with MaxTokenTTL 24 h, a Rotate under about

@@ -155,8 +155,8 @@ func checkInvariants(t testing.TB, r storage.KeyRing, cfg keys.Config) {
 	if len(act) != 1 || len(next) != 1 {
 		t.Fatalf("ring v%d: %d active and %d next keys; want one each", r.Version, len(act), len(next))
 	}
-	if lead := next[0].ActivateAt.Sub(next[0].Created); lead < 2*cfg.MaxAge {
-		t.Fatalf("next key %s published %v before it signs; want at least %v", next[0].ID, lead, 2*cfg.MaxAge)
+	if lead := next[0].ActivateAt.Sub(next[0].Created); lead < 2*cfg.MaxAge+cfg.Leeway {
+		t.Fatalf("next key %s published %v before it signs; want at least %v", next[0].ID, lead, 2*cfg.MaxAge+cfg.Leeway)
 	}
 	for _, k := range byState(r, storage.KeyRetired) {
 		if grace := k.RemoveAt.Sub(k.RetireAt); grace != cfg.MaxTokenTTL+cfg.MaxAge+cfg.Leeway {

@@ -132,6 +132,27 @@ func TestLeewayLengthensGrace(t *testing.T) {
 	checkInvariants(t, ring(t, st), cfg)
 }
 
+// TestLeewayLengthensPublishLead: a next key is published 2×MaxAge +
+// Leeway before it signs, so that an instance whose clock is ahead by
+// up to Leeway, promoting it that much early, still finds it in every
+// key set a client cached.
+func TestLeewayLengthensPublishLead(t *testing.T) {
+	clk := newClock()
+	st := storage.NewMemory(clk.Now)
+	cfg := fastConfig(t, clk, mustKEK(t), signet.EdDSA)
+	cfg.Rotate = time.Second // the lead sets the pace
+	cfg.Leeway = 3 * time.Second
+	m := mustNew(t, st, cfg)
+	for i := range 3 {
+		mustRefresh(t, m)
+		next := byState(ring(t, st), storage.KeyNext)[0]
+		if lead := next.ActivateAt.Sub(next.Created); lead != 2*cfg.MaxAge+cfg.Leeway {
+			t.Fatalf("step %d: next key due %v after it was published; want 2×2s+3s", i, lead)
+		}
+		clk.Advance(7 * time.Second)
+	}
+}
+
 // TestLateLoop: a loop that was stopped for many periods rotates once when
 // it resumes (never twice in one step), and drops the expired keys.
 func TestLateLoop(t *testing.T) {

@@ -27,7 +27,7 @@ import (
 //  4. with no active key one is generated, signing at once (a first
 //     start: no token and no cached key set exists yet);
 //  5. with no next key one is generated, due at the later of
-//     now+2×MaxAge and the active key's RetireAt.
+//     now+2×MaxAge+Leeway and the active key's RetireAt.
 func (c *Config) plan(stored []storage.Key, now time.Time) ([]storage.Key, bool, map[string]*signet.Key, error) {
 	changed := false
 	var active, next, retired []storage.Key
