@@ -26,7 +26,11 @@ type Config struct {
 	// Algorithm of the keys generated from now on: any JWS signature
 	// algorithm (ES256 by default, EdDSA, RS256, PS256, HS256, …) or
 	// v4.public. Keys already in the ring keep their algorithm until they
-	// rotate out.
+	// rotate out; a next key of another algorithm made before New (the
+	// service restarted with another algorithm) never signed and is
+	// replaced at once by one of this algorithm, which takes over after
+	// the publish lead (2×MaxAge + Leeway) instead of a period or two
+	// later.
 	Algorithm signet.Algorithm
 	// Rotate is how long a key signs before the next one takes over.
 	// A period shorter than 2×MaxAge + Leeway is stretched to it (a key
@@ -66,6 +70,10 @@ type Config struct {
 	// Observer is told of rotations and store failures, for metrics (see
 	// the metrics package); nil observes nothing.
 	Observer Observer
+
+	// since is when the Manager was made (by Now): next keys of another
+	// algorithm made before it are replaced (see plan).
+	since time.Time
 }
 
 // withDefaults returns c with defaults filled in, or an error wrapping

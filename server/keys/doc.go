@@ -45,6 +45,10 @@
 //     written), Leeway for a replica whose clock is ahead and promotes it
 //     that much early;
 //   - it becomes active when its ActivateAt passes and signs for Rotate;
+//     a service restarted with another Config.Algorithm replaces a next
+//     key of the old one (made before it started: it never signed) with
+//     one of the new, due after the publish lead, so that the switch
+//     takes 2×MaxAge + Leeway, not up to two periods;
 //   - the key it replaces retires and stays published for MaxTokenTTL +
 //     MaxAge + Leeway, so that every token it signed has expired before
 //     it goes: MaxAge covers a replica that has not reloaded yet and signs

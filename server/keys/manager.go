@@ -76,6 +76,7 @@ func New(store storage.Store, cfg Config) (*Manager, error) {
 	if err != nil {
 		return nil, err
 	}
+	c.since = c.Now()
 	return &Manager{store: store, cfg: c}, nil
 }
 

@@ -153,6 +153,54 @@ func TestLeewayLengthensPublishLead(t *testing.T) {
 	}
 }
 
+// TestAlgorithmChangeSwitchesSoon: a service restarted with another
+// algorithm (signet serve --alg, or --format paseto on a store of ES256
+// keys, which the PASETO format cannot sign with) replaces the next key
+// of the old algorithm (it never signed) with one of the new, due after
+// the publish lead, not when the old next key would have retired: two
+// periods later, a fortnight by default. An instance still running with
+// the old algorithm leaves that key alone (it was made after it started),
+// so that two configurations sharing a store do not replace each other's
+// keys at every reload.
+func TestAlgorithmChangeSwitchesSoon(t *testing.T) {
+	clk := newClock()
+	st := storage.NewMemory(clk.Now)
+	kek := mustKEK(t)
+	old := mustNew(t, st, fastConfig(t, clk, kek, signet.ES256))
+	mustRefresh(t, old)
+	before := ring(t, st)
+	clk.Advance(time.Second)
+
+	cfg := fastConfig(t, clk, kek, signet.V4Public) // the restart
+	m := mustNew(t, st, cfg)
+	mustRefresh(t, m)
+	r := ring(t, st)
+	checkInvariants(t, r, cfg)
+	next := byState(r, storage.KeyNext)[0]
+	if next.Algorithm != string(signet.V4Public) || !next.ActivateAt.Equal(clk.Now().Add(2*cfg.MaxAge)) {
+		t.Fatalf("next key %s due %v; want a v4.public key due after the publish lead (%v)", next.Algorithm, next.ActivateAt, clk.Now().Add(2*cfg.MaxAge))
+	}
+	if act := byState(r, storage.KeyActive)[0]; act.ID != byState(before, storage.KeyActive)[0].ID {
+		t.Fatal("the active key changed at once")
+	}
+	for _, k := range r.Keys {
+		if k.ID == byState(before, storage.KeyNext)[0].ID {
+			t.Fatal("the old next key is still in the ring")
+		}
+	}
+	mustRefresh(t, old) // the instance still on ES256 keeps the new key
+	if got := ring(t, st); got.Version != r.Version {
+		t.Fatal("an instance of the old algorithm replaced the new next key")
+	}
+
+	clk.Set(next.ActivateAt)
+	mustRefresh(t, m)
+	if k, err := m.Signer(context.Background()); err != nil || k.Algorithm() != signet.V4Public || k.KeyID() != next.ID {
+		t.Fatalf("Signer after the lead = %v, %v; want the v4.public key %s", k, err, next.ID)
+	}
+	checkInvariants(t, ring(t, st), cfg)
+}
+
 // TestLateLoop: a loop that was stopped for many periods rotates once when
 // it resumes (never twice in one step), and drops the expired keys.
 func TestLateLoop(t *testing.T) {

@@ -20,14 +20,18 @@ import (
 //  2. of several active keys (never written by this package) the one
 //     activated last stays active, the others retire;
 //     of several next keys the one due first stays, the others go (they
-//     never signed);
+//     never signed); so does a next key of another algorithm than
+//     Algorithm made before this Manager (a restart with another
+//     algorithm: one made since, by an instance configured otherwise, is
+//     left alone, or the two would replace each other's keys);
 //  3. a next key whose ActivateAt has passed becomes active, until
 //     now+Rotate, and the active key retires, until now+grace; with no
 //     active key at all a next key is promoted at once;
 //  4. with no active key one is generated, signing at once (a first
 //     start: no token and no cached key set exists yet);
 //  5. with no next key one is generated, due at the later of
-//     now+2×MaxAge+Leeway and the active key's RetireAt.
+//     now+2×MaxAge+Leeway and the active key's RetireAt (at the former
+//     when it replaces one of another algorithm: the switch is due).
 func (c *Config) plan(stored []storage.Key, now time.Time) ([]storage.Key, bool, map[string]*signet.Key, error) {
 	changed := false
 	var active, next, retired []storage.Key
@@ -64,6 +68,10 @@ func (c *Config) plan(stored []storage.Key, now time.Time) ([]storage.Key, bool,
 		slices.SortStableFunc(next, func(a, b storage.Key) int { return a.ActivateAt.Compare(b.ActivateAt) })
 		next, changed = next[:1], true
 	}
+	switching := len(next) == 1 && next[0].Algorithm != string(c.Algorithm) && next[0].Created.Before(c.since)
+	if switching {
+		next, changed = nil, true
+	}
 	if len(next) == 1 && (len(active) == 0 || !now.Before(next[0].ActivateAt)) {
 		if len(active) == 1 {
 			retired = append(retired, retire(active[0]))
@@ -93,7 +101,7 @@ func (c *Config) plan(stored []storage.Key, now time.Time) ([]storage.Key, bool,
 		}
 		k.State = storage.KeyNext
 		k.ActivateAt = now.Add(c.publishLead())
-		if r := active[0].RetireAt; k.ActivateAt.Before(r) {
+		if r := active[0].RetireAt; k.ActivateAt.Before(r) && !switching {
 			k.ActivateAt = r
 		}
 		gen[k.ID] = priv
