@@ -154,6 +154,9 @@
 // jwt inspect prints the header and claims of a token on stdin without
 // checking anything, as {"header":…,"claims":…,"verified":false}, and
 // warns on stderr that nothing was verified. Use it for debugging only.
+// The characters a terminal could act on or that change how text is shown
+// (DEL, the C1 controls, bidi overrides and other format characters, line
+// and paragraph separators) are printed as \uXXXX escapes: the same JSON.
 // Given a JWE (five segments) it prints the protected header alone, as
 // {"header":…,"encrypted":true,"verified":false}; jwe inspect is the same.
 //

@@ -570,3 +570,43 @@ func TestVerifyEd25519Header(t *testing.T) {
 	r := runAt(t, testNow, token, "jwt", "verify", "--aud", "api", "--key", esPath)
 	wantStderr(t, r, exitRejected, "ES256 key", "algorithm does not match")
 }
+
+// TestInspectEscapesTerminalControls: jwt inspect (and jwe inspect) print
+// what an untrusted token says to a terminal. JSON already escapes the C0
+// controls, but a JSON string may hold raw C1 controls (U+009B is CSI to
+// a terminal: ESC [), DEL, line and paragraph separators and bidi
+// overrides (which reorder what is shown); inspect escapes them as \uXXXX,
+// so that the output is the same JSON and no control reaches the terminal.
+func TestInspectEscapesTerminalControls(t *testing.T) {
+	t.Parallel()
+	enc := func(s string) string { return b64.EncodeToString([]byte(s)) }
+	hostile := "a\u009b31mred\u0085\u007f\u2028\u2029\u202eevil\u2066\u200f\U000e0041z"
+	header := `{"alg":"ES256","kid":"` + hostile + `"}`
+	claims := `{"sub":"` + hostile + `","` + hostile + `":1}`
+	tokens := map[string]string{
+		"jwt inspect": enc(header) + "." + enc(claims) + ".AAAA",
+		"jwe inspect": enc(header) + "..AAAA.AAAA.AAAA",
+	}
+	for name, tok := range tokens {
+		r := runCLI(t, tok, strings.Fields(name)...)
+		wantCode(t, r, exitOK, name)
+		for _, c := range r.stdout {
+			if c == 0x7f || (c >= 0x80 && c <= 0x9f) || c == 0x2028 || c == 0x2029 || (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069) || c == 0x200f || c == 0xe0041 {
+				t.Errorf("%s printed the control %U raw: %q", name, c, r.stdout)
+			}
+		}
+		var got struct {
+			Header map[string]any `json:"header"`
+			Claims map[string]any `json:"claims"`
+		}
+		if err := json.Unmarshal([]byte(r.stdout), &got); err != nil {
+			t.Fatalf("%s output is not JSON: %v", name, err)
+		}
+		if got.Header["kid"] != hostile {
+			t.Errorf("%s: kid %q, want %q", name, got.Header["kid"], hostile)
+		}
+		if name == "jwt inspect" && (got.Claims["sub"] != hostile || got.Claims[hostile] != 1.0) {
+			t.Errorf("%s: claims %q", name, got.Claims)
+		}
+	}
+}

@@ -5,6 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"unicode"
+	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/signet-go/signet"
 	"github.com/signet-go/signet/internal/b64"
@@ -71,7 +74,7 @@ func (c *cli) inspect(name string, args []string) error {
 	if err := enc.Encode(v); err != nil {
 		return fmt.Errorf("%w: %v", signet.ErrMalformed, err)
 	}
-	if _, err := c.stdout.Write(out.Bytes()); err != nil {
+	if _, err := c.stdout.Write(escapeTerminalControls(out.Bytes())); err != nil {
 		return err
 	}
 	c.warn("%s", warning)
@@ -134,4 +137,48 @@ func decodeObjectSegment(seg, what string) (json.RawMessage, error) {
 		return nil, fmt.Errorf("%w: %s: %v", signet.ErrMalformed, what, err)
 	}
 	return b, nil
+}
+
+// escapeTerminalControls rewrites, in JSON text js, every character a
+// terminal may act on or that changes how the text is shown, as a \uXXXX
+// escape (a UTF-16 surrogate pair beyond U+FFFF): DEL and the C1 controls
+// (U+009B is CSI, as ESC [ is), the format characters (bidi overrides and
+// isolates, invisible tags) and the line and paragraph separators. JSON
+// escapes the C0 controls already, but takes these raw; an untrusted
+// token must not reach a terminal with them. Outside strings valid JSON
+// is ASCII without DEL, so each such character is inside a string, where
+// its escape means the same: the output is the same JSON value.
+func escapeTerminalControls(js []byte) []byte {
+	const hexd = "0123456789abcdef"
+	var out []byte
+	start := 0
+	for i := 0; i < len(js); {
+		if js[i] < 0x7f {
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(js[i:])
+		if !unicode.In(r, unicode.Cc, unicode.Cf, unicode.Zl, unicode.Zp) {
+			i += size
+			continue
+		}
+		if out == nil {
+			out = make([]byte, 0, len(js)+32)
+		}
+		out = append(out, js[start:i]...)
+		units := []rune{r}
+		if r > 0xffff {
+			r1, r2 := utf16.EncodeRune(r)
+			units = []rune{r1, r2}
+		}
+		for _, u := range units {
+			out = append(out, '\\', 'u', hexd[u>>12&0xf], hexd[u>>8&0xf], hexd[u>>4&0xf], hexd[u&0xf])
+		}
+		i += size
+		start = i
+	}
+	if out == nil {
+		return js
+	}
+	return append(out, js[start:]...)
 }
