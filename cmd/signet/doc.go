@@ -36,7 +36,11 @@
 // PASERK instead: k4.local, k4.secret, k3.local or k3.secret. A PASERK has
 // no key ID, so --kid is refused there: a PASETO key's ID is its PASERK ID
 // (k4.lid, k4.pid, …; see package paserk), computed from the key. The
-// output is secret: write it to a file only you can read. An EdDSA key
+// output is secret: write it to a file only you can read. When stdout is
+// a regular file that others may read (the shell makes "> key.jwk" with
+// the umask's mode, 0644 by default), keygen clears its group and other
+// permission bits before writing the key, and warns; create it with umask
+// 077 to leave no moment when it is readable. An EdDSA key
 // verifies JWTs whose header says "EdDSA" or "Ed25519" (RFC 9864's name
 // for the same algorithm); as an ALG, "Ed25519" is a usage error that
 // points to EdDSA, and to ed25519 for HTTP message signatures.

@@ -25,6 +25,7 @@ func (c *cli) keygen(args []string) error {
 	if err != nil {
 		return err
 	}
+	c.secretOut = true // a private key or a shared secret
 	if len(pos) != 1 {
 		return cmd.usageErr("want exactly one algorithm (one of %s %s)", algorithmList(), jweAlgorithmList())
 	}

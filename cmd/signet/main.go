@@ -47,6 +47,10 @@ type cli struct {
 	stdout io.Writer
 	stderr io.Writer
 	now    func() time.Time
+	// secretOut is set by a command whose output is secret (keygen): a
+	// file stdout was redirected to is then made private before it is
+	// written (protectSecretFile).
+	secretOut bool
 }
 
 // main runs args and maps the outcome to an exit code. Output is buffered
@@ -56,6 +60,9 @@ func (c *cli) main(args []string, stdout io.Writer) int {
 	c.stdout = &out
 	if err := c.dispatch(args); err != nil && !errors.Is(err, errHelp) {
 		return c.report(err)
+	}
+	if c.secretOut {
+		c.protectSecretFile(stdout)
 	}
 	if _, err := stdout.Write(out.Bytes()); err != nil {
 		return c.report(fmt.Errorf("write output: %w", err))
