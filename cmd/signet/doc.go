@@ -351,7 +351,10 @@
 // SIGNET_KEK names one. --redis URL shares the state among any number of
 // instances behind a load balancer: they need the same key-encryption key,
 // from --kek-file or SIGNET_KEK (make one with signet keygen v4.local), and
-// serve refuses to start without it. A Redis that does not answer at start
+// serve refuses to start without it. A Redis password goes in
+// SIGNET_REDIS_PASSWORD, not in the URL, which every local user can read
+// on the command line (ps): serve warns when --redis holds one, and
+// refuses both at once (exit 2). A Redis that does not answer at start
 // does not stop it: serve listens, answers 503 and reports not ready
 // until Redis answers, then becomes ready by itself. Each instance reads
 // the key ring every second: within about a second of Redis failing, the

@@ -16,6 +16,7 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"net/url"
 	"os"
 	"path/filepath"
 	"time"
@@ -54,6 +55,10 @@ const (
 
 // kekEnv is the environment variable holding the key-encryption key.
 const kekEnv = "SIGNET_KEK"
+
+// redisPasswordEnv is the environment variable holding the Redis password,
+// kept off the command line, which every local user can read (ps).
+const redisPasswordEnv = "SIGNET_REDIS_PASSWORD"
 
 const serveSynopsis = `serve --clients F [--addr 127.0.0.1:8080] [--issuer URL] [--data DIR | --redis URL]
              [--kek-file F] [--alg ES256] [--format jwt|paseto] [--rotate 168h]
@@ -98,6 +103,8 @@ type serveConfig struct {
 	tlsCert, tlsKey    string
 	kekFromEnvironment string
 	trustedProxies     []netip.Prefix
+	// redisPasswordOnArgv: --redis holds a password (logged as a warning).
+	redisPasswordOnArgv bool
 }
 
 // runServe runs "signet serve" for main: SIGTERM and SIGINT stop it
@@ -140,7 +147,7 @@ func (c *cli) serveFlags(args []string, getenv func(string) string) (*serveConfi
 	addr := fs.String("addr", "127.0.0.1:8080", "`host:port` to listen on")
 	issuer := fs.String("issuer", "", "the issuer `URL` (default http://ADDR, https:// with --tls-cert)")
 	data := fs.String("data", "", "`directory` of the embedded store (signet.db) and, without --kek-file or SIGNET_KEK, of the key-encryption key (kek)")
-	redisURL := fs.String("redis", "", "the shared store: redis://[user:password@]host:port/db (needs --kek-file or SIGNET_KEK, the same for every instance)")
+	redisURL := fs.String("redis", "", "the shared store: redis://[user@]host:port/db (needs --kek-file or SIGNET_KEK, the same for every instance; the password from SIGNET_REDIS_PASSWORD, not the command line, which ps shows)")
 	kekFile := fs.String("kek-file", "", "`file` holding the key-encryption key (a k4.local PASERK, mode 0600); else SIGNET_KEK")
 	alg := fs.String("alg", string(keys.DefaultAlgorithm), "signing `algorithm`: a JWS algorithm, or v4.public (implied by --format paseto)")
 	format := fs.String("format", string(oauth.FormatJWT), "access token `format`: jwt (RFC 9068) or paseto (v4.public)")
@@ -189,6 +196,11 @@ func (c *cli) serveFlags(args []string, getenv func(string) string) (*serveConfi
 		case cfg.data == "" && cfg.redisURL == "":
 			return nil, cmd.usageErr("no store: give --data DIR (one instance) or --redis URL (many), or --dev")
 		}
+		if cfg.redisURL != "" {
+			if err := cfg.redisPassword(cmd, getenv(redisPasswordEnv)); err != nil {
+				return nil, err
+			}
+		}
 		if cfg.redisURL != "" && cfg.kekFile == "" {
 			cfg.kekFromEnvironment = getenv(kekEnv)
 			if cfg.kekFromEnvironment == "" {
@@ -228,11 +240,36 @@ func (c *cli) serveFlags(args []string, getenv func(string) string) (*serveConfi
 	return cfg, nil
 }
 
+// redisPassword puts password (SIGNET_REDIS_PASSWORD), when there is one,
+// into the Redis URL, and notes a password given in --redis itself. Both
+// at once is a usage error. A URL that does not parse is left for the
+// store to refuse. Errors never quote the URL or the password.
+func (cfg *serveConfig) redisPassword(cmd *command, password string) error {
+	u, err := url.Parse(cfg.redisURL)
+	if err != nil {
+		return nil
+	}
+	_, onArgv := u.User.Password()
+	switch {
+	case onArgv && password != "":
+		return cmd.usageErr("--redis holds a password and %s gives one too: give it only in %s", redisPasswordEnv, redisPasswordEnv)
+	case onArgv:
+		cfg.redisPasswordOnArgv = true
+	case password != "":
+		u.User = url.UserPassword(u.User.Username(), password)
+		cfg.redisURL = u.String()
+	}
+	return nil
+}
+
 // runService opens the store and the keys, listens, serves until ctx is
 // done and shuts down. Errors before serving are returned (exit 1, or 2
 // for a usage error).
 func runService(ctx context.Context, cfg *serveConfig, stdout io.Writer, logger *slog.Logger, lw *logWriter, hooks serveHooks) error {
 	redis.SetLogger(redisLogger{logger})
+	if cfg.redisPasswordOnArgv {
+		logger.Warn("--redis holds a password, which every local user can read on the command line (ps): give it in " + redisPasswordEnv + " instead")
+	}
 	var tlsConfig *tls.Config
 	if cfg.tlsCert != "" {
 		pair, err := tls.LoadX509KeyPair(cfg.tlsCert, cfg.tlsKey)

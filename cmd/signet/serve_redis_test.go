@@ -216,3 +216,58 @@ func TestServeRedisDownAtStart(t *testing.T) {
 		t.Fatal("the KEK was logged")
 	}
 }
+
+// TestServeRedisPassword: a Redis password in --redis is on the command
+// line, which every local user sees (ps, /proc/PID/cmdline). serve takes
+// it from SIGNET_REDIS_PASSWORD instead, and warns (in its log, never
+// quoting it) when --redis holds one; both at once is a usage error.
+func TestServeRedisPassword(t *testing.T) {
+	const password = "redis-pw-0123456789abcdef"
+	redisURL := startRedis(t)
+	u, err := url.Parse(redisURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := net.DialTimeout("tcp", u.Host, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.SetDeadline(time.Now().Add(5 * time.Second))
+	fmt.Fprintf(c, "CONFIG SET requirepass %s\r\n", password)
+	line, _ := bufio.NewReader(c).ReadString('\n')
+	c.Close()
+	if !strings.HasPrefix(line, "+OK") {
+		t.Fatalf("CONFIG SET requirepass: %q", line)
+	}
+	withPassword := "redis://:" + password + "@" + u.Host + u.Path
+	clients := writeClients(t, "", []string{"svc-a"}, []string{secretA})
+	const kek = "k4.local.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
+	args := func(redis string) []string {
+		return []string{"--clients", clients, "--redis", redis, "--addr", "127.0.0.1:0"}
+	}
+
+	// From the environment: the password is used, and nothing is said.
+	r := startServe(t, args(redisURL), map[string]string{"SIGNET_KEK": kek, "SIGNET_REDIS_PASSWORD": password})
+	r.token("svc-a", secretA)
+	if r.stop(); strings.Contains(r.stderr.String(), "SIGNET_REDIS_PASSWORD") || strings.Contains(r.stderr.String(), password) {
+		t.Errorf("with SIGNET_REDIS_PASSWORD: %s", r.stderr)
+	}
+
+	// On the command line: it still works, with a warning.
+	r = startServe(t, args(withPassword), map[string]string{"SIGNET_KEK": kek})
+	r.token("svc-a", secretA)
+	r.stop()
+	if !strings.Contains(r.stderr.String(), "SIGNET_REDIS_PASSWORD") || strings.Contains(r.stderr.String(), password) {
+		t.Errorf("a password in --redis: no warning, or the password logged:\n%s", r.stderr)
+	}
+
+	// Both: a usage error that does not quote the password.
+	var stdout, stderr syncBuffer
+	code := serve(context.Background(), args(withPassword), &stdout, &stderr,
+		serveHooks{getenv: func(k string) string {
+			return map[string]string{"SIGNET_KEK": kek, "SIGNET_REDIS_PASSWORD": "other"}[k]
+		}, ready: func(*instance) { t.Error("started with two passwords") }})
+	if code != exitUsage || !strings.Contains(stderr.String(), "SIGNET_REDIS_PASSWORD") || strings.Contains(stderr.String(), password) {
+		t.Errorf("two passwords: exit %d, stderr %q", code, stderr.String())
+	}
+}
