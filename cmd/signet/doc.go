@@ -137,7 +137,10 @@
 // answers to (repeat it, or give a comma-separated list): the token's aud
 // must hold one of them. A token that has aud is rejected when no --aud is
 // given (RFC 7519 §4.1.3), unless --any-aud says the audience is checked
-// elsewhere.
+// elsewhere. A check flag given an empty value (--iss, --typ, --aud; for
+// paseto also --sub, for httpsig verify --tag and --require; for guard
+// --iss), as "--iss $ISSUER" gives it when ISSUER is unset, is a usage
+// error rather than no check: leave the flag out to check nothing.
 //
 //	signet jwt verify --key es256.pub.jwk --aud api < token
 //	signet jwt verify --key es256.pub.jwk --aud api --aud billing < token

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/signet-go/signet"
@@ -182,4 +183,19 @@ func (c *cli) runSubcommand(group string, args []string, subs ...subcommand) err
 		}
 	}
 	return &usageError{msg: fmt.Sprintf("%s: unknown subcommand %q (%s)", group, clip.String(sub), list), usage: usageText}
+}
+
+// emptyCheckErr is the usage error of a check flag among names given
+// with an empty (or blank) value, nil when there is none. Such a flag
+// ("--iss $ISSUER" with ISSUER unset) would ask for no check at all, as
+// if it had been left out: a check the command line seems to make but
+// does not. As for an empty --aud, it is refused.
+func (cmd *command) emptyCheckErr(names ...string) error {
+	var err error
+	cmd.fs.Visit(func(f *flag.Flag) {
+		if err == nil && slices.Contains(names, f.Name) && strings.TrimSpace(f.Value.String()) == "" {
+			err = cmd.usageErr("--%s is empty: give the value to require (is a variable unset?), or leave the flag out for no check", f.Name)
+		}
+	})
+	return err
 }

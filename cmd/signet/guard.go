@@ -159,6 +159,9 @@ func (c *cli) guardFlags(args []string) (*guardConfig, error) {
 	case set["jwks-max-stale"] && *jwksURL == "":
 		return nil, cmd.usageErr("--jwks-max-stale applies to --jwks-url")
 	}
+	if err := cmd.emptyCheckErr("iss"); err != nil {
+		return nil, err
+	}
 	up, err := url.Parse(*upstream)
 	if err != nil || (up.Scheme != "http" && up.Scheme != "https") || up.Host == "" {
 		return nil, cmd.usageErr("--upstream %q is not an http or https URL with a host", clip.String(*upstream))

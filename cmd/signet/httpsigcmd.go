@@ -293,6 +293,9 @@ func (c *cli) httpsigVerify(args []string) error {
 	case set["label"] && !isSFKey(*label):
 		return cmd.usageErr("--label %q is not a Structured Field key", clip.String(*label))
 	}
+	if err := cmd.emptyCheckErr("tag", "require"); err != nil {
+		return err
+	}
 	if err := mf.check(cmd, set); err != nil {
 		return err
 	}

@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -335,5 +337,37 @@ func TestStdoutWriteError(t *testing.T) {
 	}
 	if !strings.HasPrefix(errb.String(), "signet: write output: ") {
 		t.Errorf("stderr %q", errb.String())
+	}
+}
+
+// TestEmptyCheckFlagRefused: a check flag given with an empty value
+// ("--iss $ISSUER" with ISSUER unset) would otherwise mean no check at
+// all: any issuer, subject, typ or tag accepted, no component required.
+// As for --aud, it is a usage error, naming the flag; leaving the flag
+// out is how to ask for no check.
+func TestEmptyCheckFlagRefused(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	_, key := newKeyFile(t, dir, signet.ES256, "es")
+	v4 := writeFile(t, dir, "v4.key", []byte("k4.local.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA\n"))
+	tests := []argsCase{
+		{"jwt verify --iss", []string{"jwt", "verify", "--key", key, "--iss", ""}, "--iss is empty"},
+		{"jwt verify --iss=", []string{"jwt", "verify", "--key", key, "--iss="}, "--iss is empty"},
+		{"jwt verify --typ", []string{"jwt", "verify", "--key", key, "--typ", ""}, "--typ is empty"},
+		{"jwe decrypt --iss", []string{"jwe", "decrypt", "--key", key, "--iss", ""}, "--iss is empty"},
+		{"paseto decrypt --iss", []string{"paseto", "decrypt", "--key", v4, "--iss", ""}, "--iss is empty"},
+		{"paseto verify --sub", []string{"paseto", "verify", "--key", v4, "--sub", ""}, "--sub is empty"},
+		{"httpsig verify --tag", []string{"httpsig", "verify", "--key", key, "--tag", ""}, "--tag is empty"},
+		{"httpsig verify --require", []string{"httpsig", "verify", "--key", key, "--require", " "}, "--require is empty"},
+	}
+	runArgsCases(t, testNow, exitUsage, "x", tests)
+
+	// A context already done: a guard that started would stop at once.
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var stderr strings.Builder
+	args := []string{"--upstream", "http://127.0.0.1:9", "--key", key, "--addr", "127.0.0.1:0", "--iss", ""}
+	if code := guardMain(ctx, args, io.Discard, &stderr, guardHooks{}); code != exitUsage || !strings.Contains(stderr.String(), "--iss is empty") {
+		t.Errorf("guard %q: exit %d, %q", args, code, stderr.String())
 	}
 }

@@ -168,6 +168,9 @@ func (c *cli) pasetoCheck(args []string, public bool) error {
 	case len(*aud) > 0 && *anyAud:
 		return cmd.usageErr("give --aud or --any-aud, not both")
 	}
+	if err := cmd.emptyCheckErr("iss", "sub"); err != nil {
+		return err
+	}
 	alg, err := cmd.pasetoPublicAlg(algName, set["alg"])
 	if err != nil {
 		return err

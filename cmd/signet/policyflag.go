@@ -39,7 +39,7 @@ func (f policyFlags) usageErr(cmd *command) error {
 	case len(*f.aud) > 0 && *f.anyAud:
 		return cmd.usageErr("give --aud or --any-aud, not both")
 	}
-	return nil
+	return cmd.emptyCheckErr("iss", "typ")
 }
 
 // policy is the Policy the flags ask for, at the CLI's clock and input
