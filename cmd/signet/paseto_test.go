@@ -551,3 +551,27 @@ func TestPASETOHelp(t *testing.T) {
 		}
 	}
 }
+
+// TestPASETONotYetValid: paseto decrypt and verify refuse (exit 1) a
+// token before its nbf, and one issued (iat) in the future, as jwt verify
+// does; --leeway allows the skew it names, no more.
+func TestPASETONotYetValid(t *testing.T) {
+	t.Parallel()
+	for _, alg := range pasetoAlgs {
+		t.Run(string(alg), func(t *testing.T) {
+			t.Parallel()
+			issuePath, readPath := pasetoKeys(t, t.TempDir(), alg)
+			exp := rfc3339(testNow.Add(time.Hour))
+			later := rfc3339(testNow.Add(time.Minute))
+			for _, tt := range []struct{ claim, want string }{{"nbf", "not yet valid"}, {"iat", "issued in the future"}} {
+				token := issue(t, testNow, alg, fmt.Sprintf(`{%q:%q,"exp":%q}`, tt.claim, later, exp), "--key", issuePath)
+				r := read(t, testNow, alg, token, "--key", readPath)
+				wantStderr(t, r, exitRejected, tt.claim+" a minute later", tt.want)
+				r = read(t, testNow, alg, token, "--key", readPath, "--leeway", "30s")
+				wantStderr(t, r, exitRejected, tt.claim+" beyond leeway", tt.want)
+				wantCode(t, read(t, testNow, alg, token, "--key", readPath, "--leeway", "1m"), exitOK, tt.claim+" within leeway")
+				wantCode(t, read(t, testNow.Add(time.Minute), alg, token, "--key", readPath), exitOK, tt.claim+" reached")
+			}
+		})
+	}
+}
