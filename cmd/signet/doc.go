@@ -101,6 +101,9 @@
 //	openssl rand -base64 32 > hs.b64
 //	signet jwt verify --key hs.b64 --alg HS256 --secret-encoding base64 < token
 //
+// A JWK Set is not a key file: a --key file (or pub's stdin) holding one,
+// even of a single key, is refused; give it with --jwks.
+//
 // A JWK without "alg" needs --alg, except, for httpsig, an Ed25519, P-256
 // or P-384 one, read as for PEM.
 //

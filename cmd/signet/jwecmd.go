@@ -159,9 +159,12 @@ func commandFor(alg signet.Algorithm) string {
 	return "another signet command"
 }
 
-// scanJWKAlg is scanJWK that returns the "alg" member's value ("" when
-// absent or not a string).
+// scanJWKAlg is scanJWK (a JWK Set refused too) that returns the "alg"
+// member's value ("" when absent or not a string).
 func scanJWKAlg(data []byte) (string, error) {
+	if _, err := scanJWK(data); err != nil {
+		return "", err
+	}
 	s := string(data)
 	alg := ""
 	m := jsonx.NewMembers(s)

@@ -213,15 +213,30 @@ func parseJWK(data []byte, alg signet.Algorithm) (*signet.Key, error) {
 // of what may be a secret.
 func scanJWK(data []byte) (namesAlg bool, err error) {
 	s := string(data)
+	var keys, kty bool
 	m := jsonx.NewMembers(s)
 	for m.Next(s) {
-		namesAlg = namesAlg || m.Name(s) == "alg"
+		switch m.Name(s) {
+		case "alg":
+			namesAlg = true
+		case "keys":
+			keys = true
+		case "kty":
+			kty = true
+		}
 	}
 	if err := m.Err(); err != nil {
 		return false, fmt.Errorf("%w: JWK: %v", signet.ErrMalformed, err)
 	}
+	if keys && !kty {
+		return false, errJWKSet
+	}
 	return namesAlg, nil
 }
+
+// errJWKSet refuses a JWK Set (an object with "keys" and no "kty") where
+// one key is read: which of its keys to take is not the CLI's to guess.
+var errJWKSet = fmt.Errorf("%w: the file is a JWK Set (\"keys\"), not one JWK: give a set with --jwks (jwt verify, httpsig verify, guard), or take the one key out of it", signet.ErrUnsupported)
 
 // loadKeySet reads the JWK Set file at path (--jwks).
 func loadKeySet(path string) (*signet.KeySet, error) {

@@ -104,3 +104,43 @@ func TestFileSizeLimit(t *testing.T) {
 	r := runAt(t, testNow, "", "jwt", "verify", "--key", path, "--alg", "HS256", "--secret-encoding", "raw")
 	wantCode(t, r, exitRejected, "oversized secret file")
 }
+
+// TestKeyFileJWKSet: a JWK Set given where one key is read (--key, pub,
+// jwe's --key, httpsig's --key) is refused as a set, whatever --alg says,
+// with a pointer to --jwks: never read as one of its keys, and never
+// answered with "give --alg", which only led to "missing kty".
+func TestKeyFileJWKSet(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	a, _ := newKeyFile(t, dir, signet.ES256, "a")
+	b, _ := newKeyFile(t, dir, signet.ES256, "b")
+	set, err := jwk.MarshalSet(a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	one, err := jwk.MarshalSet(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, data := range map[string][]byte{"two keys": set, "one key": one} {
+		path := writeFile(t, dir, strings.ReplaceAll(name, " ", "-")+".json", data)
+		for _, args := range [][]string{
+			{"jwt", "verify", "--key", path},
+			{"jwt", "verify", "--key", path, "--alg", "ES256"},
+			{"jwt", "sign", "--key", path, "--alg", "ES256"},
+			{"jwe", "decrypt", "--key", path, "--alg", "ECDH-ES"},
+			{"httpsig", "verify", "--key", path},
+			{"httpsig", "verify", "--key", path, "--alg", "ecdsa-p256-sha256"},
+		} {
+			r := runAt(t, testNow, `{"sub":"a"}`, args...)
+			wantStderr(t, r, exitRejected, name+": "+strings.Join(args[:2], " "), "a JWK Set")
+		}
+		for _, args := range [][]string{{"pub"}, {"pub", "--alg", "ES256"}} {
+			r := runCLI(t, string(data), args...)
+			wantStderr(t, r, exitRejected, name+": "+strings.Join(args, " "), "a JWK Set")
+		}
+		if _, err := parseKey(data, signet.ES256, secretNone); !errors.Is(err, signet.ErrUnsupported) {
+			t.Errorf("%s: parseKey: %v, want ErrUnsupported", name, err)
+		}
+	}
+}
