@@ -610,3 +610,23 @@ func TestInspectEscapesTerminalControls(t *testing.T) {
 		}
 	}
 }
+
+// TestEscapeTerminalControls: the escaping inspect applies, character by
+// character; printable text, ASCII or not, is kept as it is.
+func TestEscapeTerminalControls(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		`{"a":"plain é 漢 😀 <&>"}`:   `{"a":"plain é 漢 😀 <&>"}`,
+		"{\"a\":\"\u009b31m\"}":     `{"a":"\u009b31m"}`,
+		"{\"a\":\"\x7f\"}":          `{"a":"\u007f"}`,
+		"{\"a\":\"\u202e\u2066\"}":  `{"a":"\u202e\u2066"}`,
+		"{\"a\":\"\u2028\u2029\"}":  `{"a":"\u2028\u2029"}`,
+		"{\"a\":\"\U000e0041\"}":    `{"a":"\udb40\udc41"}`,
+		"{\"a\":\"x\x9by\"}":        `{"a":"x\ufffdy"}`,
+		"{\n  \"a\": \"\u0085\"\n}": "{\n  \"a\": \"\\u0085\"\n}",
+	} {
+		if got := string(escapeTerminalControls([]byte(in))); got != want {
+			t.Errorf("escapeTerminalControls(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -147,7 +147,9 @@ func decodeObjectSegment(seg, what string) (json.RawMessage, error) {
 // escapes the C0 controls already, but takes these raw; an untrusted
 // token must not reach a terminal with them. Outside strings valid JSON
 // is ASCII without DEL, so each such character is inside a string, where
-// its escape means the same: the output is the same JSON value.
+// its escape means the same: the output is the same JSON value. (A byte
+// that is not UTF-8, which the decoder already refuses, would become
+// \ufffd.)
 func escapeTerminalControls(js []byte) []byte {
 	const hexd = "0123456789abcdef"
 	var out []byte
@@ -158,7 +160,8 @@ func escapeTerminalControls(js []byte) []byte {
 			continue
 		}
 		r, size := utf8.DecodeRune(js[i:])
-		if !unicode.In(r, unicode.Cc, unicode.Cf, unicode.Zl, unicode.Zp) {
+		invalid := r == utf8.RuneError && size == 1 // a lone byte such as 0x9b, 8-bit CSI
+		if !invalid && !unicode.In(r, unicode.Cc, unicode.Cf, unicode.Zl, unicode.Zp) {
 			i += size
 			continue
 		}
