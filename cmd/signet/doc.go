@@ -107,10 +107,11 @@
 // A JWK without "alg" needs --alg, except, for httpsig, an Ed25519, P-256
 // or P-384 one, read as for PEM.
 //
-// Every file the CLI reads (--key, --claims, --jwks, --request) must be a
-// regular file, or a symbolic link to one, of at most 1 MiB: a named
-// pipe, a device such as /dev/zero or /dev/stdin, a socket or a directory
-// is refused at once, never waited on. Pipe data to stdin instead.
+// Every file the CLI reads (--key, --claims, --jwks, --request, serve's
+// --tls-cert and --tls-key) must be a regular file, or a symbolic link to
+// one, of at most 1 MiB: a named pipe, a device such as /dev/zero or
+// /dev/stdin, a socket or a directory is refused at once, never waited
+// on. Pipe data to stdin instead.
 //
 // The key decides the algorithm, never the token: a token whose header
 // names another algorithm than the key's is rejected. A key is for one

@@ -272,7 +272,17 @@ func runService(ctx context.Context, cfg *serveConfig, stdout io.Writer, logger 
 	}
 	var tlsConfig *tls.Config
 	if cfg.tlsCert != "" {
-		pair, err := tls.LoadX509KeyPair(cfg.tlsCert, cfg.tlsKey)
+		// Read as every file the CLI reads (readFile): a regular file of
+		// at most maxInput bytes, never a pipe waited on.
+		certPEM, err := readFile(cfg.tlsCert, "--tls-cert")
+		if err != nil {
+			return fmt.Errorf("serve: TLS certificate: %w", err)
+		}
+		keyPEM, err := readFile(cfg.tlsKey, "--tls-key")
+		if err != nil {
+			return fmt.Errorf("serve: TLS certificate: %w", err)
+		}
+		pair, err := tls.X509KeyPair(certPEM, keyPEM)
 		if err != nil {
 			return fmt.Errorf("serve: TLS certificate: %w", err)
 		}
