@@ -347,7 +347,8 @@
 // (scope "read write", audience the issuer; its 256-bit secret exists only
 // in what is printed) and prints its id, secret and a curl line that gets a
 // token. For real use, register clients in a file (--clients; secrets only
-// as SHA-256 hashes, reloaded on SIGHUP) and pick a store:
+// as SHA-256 hashes, reloaded on SIGHUP; one that every user may write is
+// refused, at start and on reload) and pick a store:
 //
 //	signet serve --clients clients.json --data /var/lib/signet
 //	SIGNET_KEK=k4.local.… signet serve --clients clients.json --redis redis://redis:6379/0

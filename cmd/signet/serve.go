@@ -293,7 +293,7 @@ func runService(ctx context.Context, cfg *serveConfig, stdout io.Writer, logger 
 		err     error
 	)
 	if !cfg.dev {
-		if clients, err = oauth.LoadClients(cfg.clients); err != nil {
+		if clients, err = loadClientsFile(cfg.clients); err != nil {
 			return fmt.Errorf("serve: --clients: %w", err)
 		}
 	}
@@ -384,7 +384,7 @@ func runService(ctx context.Context, cfg *serveConfig, stdout io.Writer, logger 
 			logger.Info("clients: nothing to reload (--dev)")
 			return nil
 		}
-		cs, err := oauth.LoadClients(cfg.clients)
+		cs, err := loadClientsFile(cfg.clients)
 		if err != nil {
 			logger.Error("clients: reload failed; keeping the clients loaded before", "file", cfg.clients, "err", err)
 			return err
@@ -411,6 +411,20 @@ func runService(ctx context.Context, cfg *serveConfig, stdout io.Writer, logger 
 	err = group.run(ctx, "serve", hooks.hup, func() { reload() }, serveShutdownTimeout, logger)
 	stopLoop()
 	return err
+}
+
+// loadClientsFile loads the clients file at path (oauth.LoadClients),
+// refusing one that every local user may write: whoever writes it
+// registers clients, and gets tokens for the audiences it names.
+func loadClientsFile(path string) (*oauth.Clients, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if fi.Mode().Perm()&0o002 != 0 {
+		return nil, fmt.Errorf("%w: %s has permissions %#o: every user can write it, and so register a client (chmod o-w)", signet.ErrUnsupported, path, fi.Mode().Perm())
+	}
+	return oauth.LoadClients(path)
 }
 
 // newHTTPServer is an http.Server with the service's timeouts and limits.
