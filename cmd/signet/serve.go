@@ -421,7 +421,7 @@ func loadClientsFile(path string) (*oauth.Clients, error) {
 	if err != nil {
 		return nil, err
 	}
-	if fi.Mode().Perm()&0o002 != 0 {
+	if worldWritable(fi) {
 		return nil, fmt.Errorf("%w: %s has permissions %#o: every user can write it, and so register a client (chmod o-w)", signet.ErrUnsupported, path, fi.Mode().Perm())
 	}
 	return oauth.LoadClients(path)

@@ -4,8 +4,13 @@ package main
 
 import (
 	"io"
+	"io/fs"
 	"os"
 )
+
+// worldWritable reports whether every local user may write the file fi
+// describes.
+func worldWritable(fi fs.FileInfo) bool { return fi.Mode().Perm()&0o002 != 0 }
 
 // protectSecretFile makes stdout private when it is a regular file that
 // others may read: "signet keygen ES256 > es256.jwk" has the shell create
