@@ -241,7 +241,7 @@ func TestServeRedisPassword(t *testing.T) {
 	}
 	withPassword := "redis://:" + password + "@" + u.Host + u.Path
 	clients := writeClients(t, "", []string{"svc-a"}, []string{secretA})
-	const kek = "k4.local.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
+	kek := newKEKText(t)
 	args := func(redis string) []string {
 		return []string{"--clients", clients, "--redis", redis, "--addr", "127.0.0.1:0"}
 	}
