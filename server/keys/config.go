@@ -79,8 +79,7 @@ type Config struct {
 // withDefaults returns c with defaults filled in, or an error wrapping
 // signet.ErrUnsupported (an algorithm the service cannot sign with),
 // signet.ErrKeyUsage (no or a wrong KEK), signet.ErrWeakKey (a placeholder
-// KEK) or signet.ErrMalformed (negative
-// or inconsistent durations).
+// KEK) or signet.ErrMalformed (negative or inconsistent durations).
 func (c Config) withDefaults() (Config, error) {
 	if c.Algorithm == "" {
 		c.Algorithm = DefaultAlgorithm

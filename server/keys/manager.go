@@ -120,9 +120,9 @@ func (m *Manager) Run(ctx context.Context) {
 // storage.ErrInvalid) or publish more than jwk.MaxSetKeys keys
 // (signet.ErrTooLarge) is postponed: the store's ring goes on being
 // served (its active key signing) until retired keys have left room.
-// Store errors
-// wrap storage.ErrUnavailable; after one, or after a ring this instance
-// cannot open, Signer and Verifier fail until a Refresh succeeds again.
+// Store errors wrap storage.ErrUnavailable; after one, or after a ring
+// this instance cannot open, Signer and Verifier fail until a Refresh
+// succeeds again.
 func (m *Manager) Refresh(ctx context.Context) error {
 	m.refresh.Lock()
 	defer m.refresh.Unlock()
