@@ -1,7 +1,6 @@
 package keys
 
 import (
-	"bytes"
 	"context"
 	"crypto/ed25519"
 	"encoding/base64"
@@ -15,6 +14,7 @@ import (
 	"github.com/signet-go/signet"
 	"github.com/signet-go/signet/jwk"
 	"github.com/signet-go/signet/paserk"
+	"github.com/signet-go/signet/server/internal/storetest"
 	"github.com/signet-go/signet/server/storage"
 )
 
@@ -47,24 +47,6 @@ func secrets(t *testing.T, k *signet.Key) []string {
 	return out
 }
 
-// syncBuffer is a bytes.Buffer safe for the logger's concurrent writes.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // TestLogHoldsNoSecret: the Logger "never receives key material" (Config),
 // nor do the errors Refresh returns, which Run logs: through rotations,
 // removals and the failures of a tampered ring and of another KEK, no
@@ -78,7 +60,7 @@ func TestLogHoldsNoSecret(t *testing.T) {
 			now := time.Unix(1_800_000_000, 0).UTC()
 			clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
 			advance := func(d time.Duration) { mu.Lock(); now = now.Add(d); mu.Unlock() }
-			var log syncBuffer
+			var log storetest.LogBuffer
 			cfg := Config{Algorithm: alg, KEK: kek, Rotate: 10 * time.Second, MaxAge: 2 * time.Second, MaxTokenTTL: 5 * time.Second,
 				Reload: time.Second, Now: clock, Logger: slog.New(slog.NewJSONHandler(&log, &slog.HandlerOptions{Level: slog.LevelDebug}))}
 			mem := storage.NewMemory(clock)

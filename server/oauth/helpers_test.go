@@ -11,7 +11,6 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -95,23 +94,7 @@ type env struct {
 	jwtKey   *signet.Key // svc-jwt's private key (ES256)
 	jwtKey2  *signet.Key // svc-jwt's second key (EdDSA)
 	otherKey *signet.Key // svc-jwt2's private key
-	logs     *syncBuffer
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
+	logs     *storetest.LogBuffer
 }
 
 func publicSet(t testing.TB, keys ...*signet.Key) json.RawMessage {
@@ -136,7 +119,7 @@ func testClientsJSON(t testing.TB, jwtKeys, otherKeys json.RawMessage) []byte {
 
 func newEnv(t testing.TB, format Format) *env {
 	t.Helper()
-	e := &env{t: t, clock: newClock(), logs: &syncBuffer{}}
+	e := &env{t: t, clock: newClock(), logs: &storetest.LogBuffer{}}
 	e.store = &storetest.Flaky{Store: storage.NewMemory(e.clock.Now)}
 	alg := signet.ES256
 	if format == FormatPASETO {
