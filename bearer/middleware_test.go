@@ -2,6 +2,7 @@ package bearer_test
 
 import (
 	"errors"
+	"math"
 	"net/http"
 	"net/url"
 	"strings"
@@ -97,6 +98,7 @@ func TestMiddleware(t *testing.T) {
 		{name: "oversized by leading spaces", req: auth("Bearer " + strings.Repeat(" ", bearer.DefaultMaxSize) + good), status: 401, chal: chalTooLarge, body: bodyTooLarge, cause: signet.ErrTooLarge},
 		{name: "MaxSize lowered", opts: func(o *bearer.Options) { o.Policy.MaxSize = len(good) - 1 }, req: auth("Bearer " + good), status: 401, chal: chalTooLarge, body: bodyTooLarge, cause: signet.ErrTooLarge},
 		{name: "MaxSize exactly", opts: func(o *bearer.Options) { o.Policy.MaxSize = len(good) }, req: auth("Bearer " + good), status: 204, claims: true},
+		{name: "MaxSize the largest int", opts: func(o *bearer.Options) { o.Policy.MaxSize = math.MaxInt }, req: auth("Bearer " + good), status: 204, claims: true},
 
 		// The key source.
 		{name: "key source unavailable", keys: downKeys{}, req: auth("Bearer " + good), status: 503, body: body503, cause: signet.ErrUnavailable},

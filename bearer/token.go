@@ -62,8 +62,10 @@ func token(h http.Header, max int) (string, error) {
 			return "", ErrNoToken // a scheme that only starts like Bearer
 		}
 		return "", fmt.Errorf("%w: Bearer not followed by a space", ErrInvalidRequest)
-	case len(rest) > max+1:
-		// Before any character of the token is read (the spaces included).
+	case len(rest)-1 > max:
+		// Before any character of the token is read (the spaces after
+		// the first included). Not max+1, which overflows for a MaxSize
+		// of math.MaxInt.
 		return "", fmt.Errorf("%w: bearer token over %d bytes", signet.ErrTooLarge, max)
 	}
 	i := 1
