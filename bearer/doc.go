@@ -50,8 +50,11 @@
 //     signet.ErrUnavailable): 503 with Retry-After, never 401, since the
 //     token may well be good.
 //
-// Options.OnError replaces that response (to log err.Err, say); ErrorOf
-// and Error.WriteTo give it to other code, such as a proxy, and
+// Options.OnError replaces that response (to log err.Err, say); a hook
+// that writes nothing, one that only logs, leaves the default response
+// to be written after it, never the empty 200 of a handler that wrote
+// nothing (which a forward-auth proxy would take for a pass). ErrorOf
+// and Error.WriteTo give the response to other code, such as a proxy, and
 // Middleware.Verify gives it the checks themselves, for a token taken or
 // remembered elsewhere (package server/guard verifies with it).
 //

@@ -39,7 +39,11 @@ type Options struct {
 	Realm string
 	// OnError answers a refused request; nil means err.WriteTo(w, Realm),
 	// the RFC 6750 response. A hook may log err.Err, change the body, or
-	// call WriteTo itself.
+	// call WriteTo itself. A hook that writes nothing (no WriteHeader,
+	// Write or Flush: one that only logs, say) leaves the answer to
+	// err.WriteTo(w, Realm), written once it returns: a refused request
+	// never gets the empty 200 of a handler that wrote nothing. Either
+	// way the next handler never runs.
 	OnError func(w http.ResponseWriter, r *http.Request, err *Error)
 }
 
@@ -227,11 +231,49 @@ func (m *Middleware[T]) fail(w http.ResponseWriter, r *http.Request, err error) 
 		e.Scope = m.scope
 	}
 	if m.onError != nil {
-		m.onError(w, r, e)
-		return
+		hw := &hookWriter{ResponseWriter: w}
+		m.onError(hw, r, e)
+		if hw.answered {
+			return
+		}
 	}
 	e.WriteTo(w, m.realm)
 }
+
+// hookWriter is the ResponseWriter Options.OnError gets: it notes whether
+// the hook answered, so that a hook that wrote nothing (one that only
+// logs) leaves the default answer to be written after it, and not the
+// empty 200 net/http sends for a handler that wrote nothing.
+type hookWriter struct {
+	http.ResponseWriter
+	answered bool
+}
+
+// WriteHeader notes a final status (an informational 1xx but 101 is not
+// an answer).
+func (w *hookWriter) WriteHeader(code int) {
+	if code >= 200 || code == http.StatusSwitchingProtocols {
+		w.answered = true
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+// Write notes the answer (a Write without WriteHeader sends 200: the
+// hook's choice).
+func (w *hookWriter) Write(b []byte) (int, error) {
+	w.answered = true
+	return w.ResponseWriter.Write(b)
+}
+
+// Flush sends the status and headers written so far, 200 when none: an
+// answer too.
+func (w *hookWriter) Flush() {
+	w.answered = true
+	_ = http.NewResponseController(w.ResponseWriter).Flush()
+}
+
+// Unwrap gives http.ResponseController the ResponseWriter underneath.
+func (w *hookWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // sameType compares JWT typ values as RFC 7515 §4.1.9 says:
 // case-insensitively, "application/" optional.

@@ -2,8 +2,10 @@ package bearer_test
 
 import (
 	"errors"
+	"io"
 	"math"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
@@ -186,19 +188,37 @@ func TestMiddleware(t *testing.T) {
 				}
 				return
 			}
-			if res.reached {
-				t.Fatal("handler reached")
+			refused := func(res result) {
+				t.Helper()
+				if res.reached {
+					t.Fatal("handler reached")
+				}
+				if got := res.rec.Body.String(); got != c.body {
+					t.Errorf("body %s\nwant %s", got, c.body)
+				}
+				h := res.rec.Header()
+				if h.Get("Cache-Control") != "no-store" || h.Get("Content-Type") != "application/problem+json" {
+					t.Errorf("headers %v", h)
+				}
+				if want := map[bool]string{true: "30", false: ""}[c.status == 503]; h.Get("Retry-After") != want {
+					t.Errorf("Retry-After %q, want %q", h.Get("Retry-After"), want)
+				}
 			}
-			if got := res.rec.Body.String(); got != c.body {
-				t.Errorf("body %s\nwant %s", got, c.body)
+			refused(res)
+
+			// A hook that only logs leaves the answer to the default one,
+			// never the empty 200 net/http sends for a handler that wrote
+			// nothing (which a forward-auth proxy would take for a pass).
+			logged := 0
+			opts.OnError = func(http.ResponseWriter, *http.Request, *bearer.Error) { logged++ }
+			if m, err = bearer.New[Claims](keys, opts); err != nil {
+				t.Fatal(err)
 			}
-			h := res.rec.Header()
-			if h.Get("Cache-Control") != "no-store" || h.Get("Content-Type") != "application/problem+json" {
-				t.Errorf("headers %v", h)
+			res = serve(t, m, c.req())
+			if logged != 1 || res.rec.Code != c.status || res.rec.Header().Get("WWW-Authenticate") != c.chal {
+				t.Fatalf("log-only OnError (%d calls): %d %s, want %d %s", logged, res.rec.Code, res.rec.Header().Get("WWW-Authenticate"), c.status, c.chal)
 			}
-			if want := map[bool]string{true: "30", false: ""}[c.status == 503]; h.Get("Retry-After") != want {
-				t.Errorf("Retry-After %q, want %q", h.Get("Retry-After"), want)
-			}
+			refused(res)
 
 			var got *bearer.Error
 			opts.OnError = func(w http.ResponseWriter, r *http.Request, e *bearer.Error) {
@@ -237,4 +257,89 @@ func forge(tok string) string {
 // unsigned is an alg "none" token.
 func unsigned(c map[string]any) string {
 	return b64(`{"alg":"none","typ":"JWT"}`) + "." + b64(mustJSON(c)) + "."
+}
+
+// TestOnErrorAnswer: what an OnError hook writes is the answer; a hook
+// that writes nothing leaves the default one (never net/http's empty
+// 200), and the next handler never runs either way.
+func TestOnErrorAnswer(t *testing.T) {
+	f := newFixture(t, signet.HS256)
+	for _, c := range []struct {
+		name   string
+		hook   func(w http.ResponseWriter, e *bearer.Error)
+		status int
+		body   string // "" for the default body
+		header string // X-Hook expected
+	}{
+		{"logs only", func(http.ResponseWriter, *bearer.Error) {}, 401, "", ""},
+		{"sets a header only", func(w http.ResponseWriter, _ *bearer.Error) { w.Header().Set("X-Hook", "1") }, 401, "", "1"},
+		{"writes the default itself", func(w http.ResponseWriter, e *bearer.Error) { e.WriteTo(w, "api") }, 401, "", ""},
+		{"own status", func(w http.ResponseWriter, _ *bearer.Error) { w.WriteHeader(404) }, 404, "-", ""},
+		{"own body", func(w http.ResponseWriter, _ *bearer.Error) { w.Write([]byte("no")) }, 200, "no", ""},
+		{"flushes", func(w http.ResponseWriter, _ *bearer.Error) {
+			if err := http.NewResponseController(w).Flush(); err != nil {
+				t.Errorf("Flush: %v", err)
+			}
+		}, 200, "-", ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			m, err := bearer.New[Claims](f.pub, bearer.Options{Policy: policy(), Realm: "api",
+				OnError: func(w http.ResponseWriter, _ *http.Request, e *bearer.Error) { c.hook(w, e) }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			res := serve(t, m, request("Bearer "+forge(f.sign(t, claims(), ""))))
+			if res.reached || res.rec.Code != c.status {
+				t.Fatalf("status %d, reached %v; want %d", res.rec.Code, res.reached, c.status)
+			}
+			want := c.body
+			switch want {
+			case "":
+				want = bodyInvalid
+				if got := res.rec.Header().Get("WWW-Authenticate"); got != chalInvalid {
+					t.Errorf("WWW-Authenticate %s", got)
+				}
+			case "-":
+				want = ""
+			}
+			if got := res.rec.Body.String(); got != want {
+				t.Errorf("body %q, want %q", got, want)
+			}
+			if got := res.rec.Header().Get("X-Hook"); got != c.header {
+				t.Errorf("X-Hook %q", got)
+			}
+		})
+	}
+}
+
+// TestOnErrorEarlyHints: an informational status is not an answer: a hook
+// that sends 103 and nothing else leaves the default answer after it (a
+// real server, since httptest.ResponseRecorder takes 103 as final).
+func TestOnErrorEarlyHints(t *testing.T) {
+	f := newFixture(t, signet.HS256)
+	m, err := bearer.New[Claims](f.pub, bearer.Options{Policy: policy(), Realm: "api",
+		OnError: func(w http.ResponseWriter, _ *http.Request, _ *bearer.Error) {
+			w.Header().Set("Link", "</style.css>; rel=preload")
+			w.WriteHeader(http.StatusEarlyHints)
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reached := false
+	srv := httptest.NewServer(m.Wrap(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { reached = true })))
+	defer srv.Close()
+	req, err := http.NewRequest("GET", srv.URL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+forge(f.sign(t, claims(), "")))
+	resp, err := srv.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if reached || resp.StatusCode != 401 || resp.Header.Get("WWW-Authenticate") != chalInvalid || string(body) != bodyInvalid {
+		t.Fatalf("reached %v, %d %s %s", reached, resp.StatusCode, resp.Header.Get("WWW-Authenticate"), body)
+	}
 }
