@@ -105,6 +105,10 @@ func TestMiddleware(t *testing.T) {
 		// The key source.
 		{name: "key source unavailable", keys: downKeys{}, req: auth("Bearer " + good), status: 503, body: body503, cause: signet.ErrUnavailable},
 		{name: "key source unavailable, no token", keys: downKeys{}, req: auth(), status: 401, chal: chalMissing, body: body401, cause: bearer.ErrNoToken},
+		// The profile and scope path (jwt.VerifyPayload, then the checks):
+		// 503 still, not 403 for a scope the token lacks nor 401.
+		{name: "key source unavailable, access token and scopes", keys: downKeys{}, opts: func(o *bearer.Options) { profile(o); scopes("admin")(o) },
+			req: auth("Bearer " + at), status: 503, body: body503, cause: signet.ErrUnavailable},
 
 		// Scopes.
 		{name: "scope held", opts: scopes("orders:read"), req: auth("Bearer " + good), status: 204, claims: true},
