@@ -82,9 +82,11 @@
 // jwt refuses it (a token jwt accepts is one), so that the answer is the
 // same as if it had been checked first. With AccessToken or Scopes, the
 // verified payload is read once more, for scope and client_id, by a
-// one-pass reader that does not allocate: about a tenth of the cost of an
-// HMAC token's verification, a few percent of an ECDSA one's, and a tenth
-// of what a second encoding/json decode would cost. BenchmarkRatio
+// one-pass reader that does not allocate: about a fifth of the cost of an
+// HMAC token's verification, about one percent of an ECDSA one's, and a
+// tenth of what a second encoding/json decode would cost. BenchmarkRatio
 // measures a request through the middleware against jwt.Verify and the
-// handler called directly, on the same token.
+// handler called directly, on the same token: on the project's 2-core
+// machines, ES256 1.00–1.01× in every mode; HS256 1.12× for Claims and
+// 1.33× with AccessToken (2026-11-26).
 package bearer
