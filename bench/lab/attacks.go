@@ -149,13 +149,16 @@ type AttackResult struct {
 // token issued for another service). HTTPSig:
 // VerifyAt (HTTPSigVerifierAt) only, since the signatures were made at a
 // fixed time; n/a without it. A library whose Algs or Purposes lack the
-// case's algorithm, or whose New fails, is n/a.
+// case's algorithm, or whose New fails, is n/a. So is a library's refusal
+// of an attack when it refused every valid control of the attack's
+// algorithm (discountRefusals): that refusal is for a reason of its own.
 func RunAttacks(dir string, peers Peers) ([]AttackResult, error) {
 	cases, err := attacks.Load(dir)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]AttackResult, 0, len(cases))
+	rows := make([]string, 0, len(cases)) // each case's format and algorithm
 	for _, c := range cases {
 		var spec KeySpec
 		if c.Format == attacks.JWE {
@@ -186,8 +189,59 @@ func RunAttacks(dir string, peers Peers) ([]AttackResult, error) {
 			}
 		}
 		out = append(out, r)
+		rows = append(rows, c.Format+" "+spec.Alg)
 	}
+	discountRefusals(out, rows)
 	return out, nil
+}
+
+// discountRefusals turns into n/a every refusal of an attack by a
+// library that refused all the valid controls of the attack's algorithm
+// (of its format, when the corpus has no control of that algorithm) and
+// accepted none: such a library refuses the corpus's messages for a
+// reason of its own (common-fate v0.2.1 selects a signature by a tag the
+// corpus's do not carry), so its refusal says nothing of the attack, and
+// counting it would credit the library with refusing them all. Its
+// refused controls stay what they are, wrong verdicts. rows[i] is
+// out[i]'s format and algorithm (alg+enc for JWE).
+func discountRefusals(out []AttackResult, rows []string) {
+	type lib struct{ row, name string }
+	accepted, refused := map[lib]bool{}, map[lib]string{}
+	hasControl := map[string]bool{}
+	for i, r := range out {
+		if r.Expect != attacks.Accept {
+			continue
+		}
+		for _, scope := range []string{rows[i], r.Format} {
+			hasControl[scope] = true
+			for _, v := range r.Verdicts {
+				switch k := (lib{scope, v.Lib}); v.Outcome {
+				case Accepted:
+					accepted[k] = true
+				case Rejected, TimedOut:
+					if refused[k] == "" {
+						refused[k] = fmt.Sprintf("%s (%s: %s)", r.ID, v.Outcome, v.Detail)
+					}
+				}
+			}
+		}
+	}
+	for i, r := range out {
+		if r.Expect != attacks.Reject {
+			continue
+		}
+		scope := rows[i]
+		if !hasControl[scope] {
+			scope = r.Format
+		}
+		for j, v := range r.Verdicts {
+			k := lib{scope, v.Lib}
+			if v.Outcome == Rejected && !accepted[k] && refused[k] != "" {
+				out[i].Verdicts[j].Outcome = NotApplicable
+				out[i].Verdicts[j].Detail = "refused the valid control " + refused[k] + " and accepted none of " + scope + ", so its refusal says nothing of the attack: " + v.Detail
+			}
+		}
+	}
 }
 
 func attackKeySpec(c attacks.Case) (KeySpec, error) {
