@@ -295,8 +295,17 @@ func attackPeer[X any](name string, rows []string, row string, newX func(KeySpec
 }
 
 func attackSignet(c attacks.Case) Verdict {
-	return judge(signetName, "attacks.Case.Verify", c.Verify)
+	var err error
+	v := judge(signetName, "attacks.Case.Verify", func() error { err = c.Verify(); return err })
+	if errors.Is(err, attacks.ErrFirstRefused) {
+		v.Outcome, v.Detail = NotApplicable, firstRefused+v.Detail
+	}
+	return v
 }
+
+// firstRefused begins the reason a replay case has no verdict: the
+// library refused the message's first, valid, presentation.
+const firstRefused = "refused the first, valid, presentation: "
 
 func attackJWT(lib JWTLib, spec KeySpec, c attacks.Case) Verdict {
 	j, v, done := attackPeer(lib.Name(), lib.Algs(), c.Alg, lib.New, spec, c)
@@ -349,8 +358,10 @@ func attackHTTPSig(lib HTTPSigLib, spec KeySpec, c attacks.Case) Verdict {
 		return at.VerifyAt(r, c.Time())
 	}
 	if c.Replay {
+		// A library that refuses the first, valid, presentation is never
+		// shown the replay: no verdict, rather than credit for refusing it.
 		if v := judge(lib.Name(), "VerifyAt", verify); v.Outcome != Accepted {
-			v.Detail = "refused the first, valid, presentation: " + v.Detail
+			v.Outcome, v.Detail = NotApplicable, firstRefused+v.Detail
 			return v
 		}
 	}

@@ -59,7 +59,10 @@ func TestAttackControlRefused(t *testing.T) {
 			}
 		default:
 			seen["attack"]++
-			if v.Outcome != NotApplicable || !strings.Contains(v.Detail, "refused the valid control") || !strings.Contains(v.Detail, errNoTag.Error()) {
+			// (a replay case is n/a already: the first presentation was
+			// refused, TestAttackReplayFirstRefused)
+			why := strings.Contains(v.Detail, "refused the valid control") || strings.HasPrefix(v.Detail, firstRefused)
+			if v.Outcome != NotApplicable || !why || !strings.Contains(v.Detail, errNoTag.Error()) {
 				t.Errorf("%s: %s (%s), want n/a: it refuses the controls of %s", r.ID, v.Outcome, v.Detail, r.Alg)
 			}
 		}
@@ -90,3 +93,72 @@ type acceptAllOps struct{}
 func (acceptAllOps) Sign(*http.Request) error                { return nil }
 func (acceptAllOps) Verify(*http.Request) error              { return nil }
 func (acceptAllOps) VerifyAt(*http.Request, time.Time) error { return nil }
+
+// noNonceHTTPSig is an RFC 9421 library that refuses any signature with
+// a nonce parameter and accepts every other request.
+type noNonceHTTPSig struct{ acceptAllHTTPSig }
+
+func (noNonceHTTPSig) Name() string { return "no-nonce" }
+func (noNonceHTTPSig) New(KeySpec) (HTTPSig, error) {
+	return noNonceOps{}, nil
+}
+
+type noNonceOps struct{ acceptAllOps }
+
+var errNonce = errors.New("no-nonce: the nonce parameter is not supported")
+
+func (noNonceOps) VerifyAt(r *http.Request, _ time.Time) error {
+	if strings.Contains(r.Header.Get("Signature-Input"), "nonce=") {
+		return errNonce
+	}
+	return nil
+}
+
+// TestAttackReplayFirstRefused: a library that refuses the first, valid,
+// presentation of a replayed message has no verdict on the replay (n/a,
+// with its error), rather than "rejected": it was never shown a replay,
+// and the matrix would credit it with replay protection.
+func TestAttackReplayFirstRefused(t *testing.T) {
+	peers := Peers{HTTPSig: []HTTPSigLib{signetHTTPSig{}, noNonceHTTPSig{}}}
+	rs, err := RunAttacks(corpusDir, peers)
+	if err != nil {
+		t.Fatal(err)
+	}
+	replays := 0
+	for _, r := range rs {
+		if r.Format != attacks.HTTPSig {
+			continue
+		}
+		v := r.Verdicts[1]
+		if r.Expect == attacks.Accept && v.Outcome != Accepted {
+			t.Fatalf("%s: control %s (%s)", r.ID, v.Outcome, v.Detail)
+		}
+		c := caseByID(t, r.ID)
+		if !c.Replay {
+			continue
+		}
+		replays++
+		if v.Outcome != NotApplicable || !strings.Contains(v.Detail, "refused the first, valid, presentation") || !strings.Contains(v.Detail, errNonce.Error()) {
+			t.Errorf("%s: %s (%s), want n/a: the first presentation was refused", r.ID, v.Outcome, v.Detail)
+		}
+	}
+	if replays == 0 {
+		t.Fatal("no replay case in the corpus")
+	}
+}
+
+// caseByID returns the corpus case id.
+func caseByID(t *testing.T, id string) attacks.Case {
+	t.Helper()
+	cs, err := attacks.Load(corpusDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cs {
+		if c.ID == id {
+			return c
+		}
+	}
+	t.Fatalf("no case %s", id)
+	return attacks.Case{}
+}
