@@ -822,17 +822,21 @@ func splitDict(s string) []string {
 }
 
 // WriteSecurityReport writes the security matrix as Markdown: per format,
-// each case against each library; then, library by library, what each
-// accepted that it should not (and refused that it should accept); then
-// the conformance counts.
+// each case against each library; then, library by library, the attacks
+// it accepted, the valid controls it refused, the cases it timed out on
+// and those it panicked on (a panic counts as a refusal in the matrix),
+// and how many cases it gave no verdict on; then the conformance counts.
 func WriteSecurityReport(w io.Writer, rs []AttackResult, cs []ConformanceResult) error {
 	var b strings.Builder
 	b.WriteString("## Security matrix\n\n")
 	b.WriteString("Every case of the attack corpus (`attacks/`) against every library: signet with its default policies (`attacks.Case.Verify`), each peer through its adapter. " +
 		"**ACCEPTED** marks an attack a library let through; **REFUSED** a valid control it turned down.\n")
-	type wrong struct{ lib, format string }
-	bad := map[wrong][]string{}
-	var libs []wrong
+	type libFormat struct{ lib, format string }
+	// What went wrong, by kind, in the summary's order.
+	kinds := []string{"accepts %d attack%s", "refuses %d valid control%s", "times out on %d%s", "panics on %d%s"}
+	bad := map[libFormat][][]string{}
+	noVerdict, cases := map[libFormat]int{}, map[libFormat]int{}
+	var libs []libFormat
 	for _, format := range []string{attacks.JWT, attacks.PASETO, attacks.JWE, attacks.HTTPSig} {
 		var rows []AttackResult
 		for _, r := range rs {
@@ -846,39 +850,64 @@ func WriteSecurityReport(w io.Writer, rs []AttackResult, cs []ConformanceResult)
 		fmt.Fprintf(&b, "\n### %s (%d cases)\n\n| case | expect | signet error |", format, len(rows))
 		for _, v := range rows[0].Verdicts {
 			fmt.Fprintf(&b, " %s |", v.Lib)
-			libs = append(libs, wrong{v.Lib, format})
+			k := libFormat{v.Lib, format}
+			libs = append(libs, k)
+			bad[k] = make([][]string, len(kinds))
 		}
 		b.WriteString("\n|---|---|---|" + strings.Repeat("---|", len(rows[0].Verdicts)) + "\n")
 		for _, r := range rows {
 			fmt.Fprintf(&b, "| `%s` | %s | %s |", r.ID, r.Expect, strings.TrimPrefix(r.SignetError, "signet."))
+			item := fmt.Sprintf("`%s` (%s)", r.ID, strings.Join(r.References, ", "))
 			for _, v := range r.Verdicts {
+				k := libFormat{v.Lib, format}
+				cases[k]++
+				if v.Outcome == NotApplicable {
+					noVerdict[k]++
+				}
 				cell := string(v.Outcome)
 				if v.Wrong(r.Expect) {
-					cell = "**ACCEPTED**"
+					kind := 0
 					switch v.Outcome {
+					case Accepted:
+						cell = "**ACCEPTED**"
 					case Rejected:
-						cell = "**REFUSED**"
+						cell, kind = "**REFUSED**", 1
 					case TimedOut:
-						cell = "**TIMEOUT**"
+						cell, kind = "**TIMEOUT**", 2
 					}
-					k := wrong{v.Lib, format}
-					bad[k] = append(bad[k], fmt.Sprintf("`%s` (%s)", r.ID, strings.Join(r.References, ", ")))
-				} else if strings.HasPrefix(v.Detail, "panic:") {
-					cell = "rejected (panic)"
+					bad[k][kind] = append(bad[k][kind], item)
+				}
+				if strings.HasPrefix(v.Detail, "panic:") {
+					cell += " (panic)"
+					bad[k][3] = append(bad[k][3], item)
 				}
 				fmt.Fprintf(&b, " %s |", cell)
 			}
 			b.WriteString("\n")
 		}
 	}
-	b.WriteString("\n### What each library accepts that it should not\n\n")
+	b.WriteString("\n### What each library accepts that it should not (and refuses that it should accept)\n\n")
 	for _, l := range libs {
-		list := bad[l]
-		if len(list) == 0 {
+		var parts []string
+		for i, list := range bad[l] {
+			if len(list) == 0 {
+				continue
+			}
+			plural := ""
+			if len(list) > 1 && i < 2 {
+				plural = "s"
+			}
+			parts = append(parts, fmt.Sprintf(kinds[i], len(list), plural)+": "+strings.Join(list, "; "))
+		}
+		if n := noVerdict[l]; n > 0 {
+			// "nothing" would say a library that ran no case is sound.
+			parts = append(parts, fmt.Sprintf("no verdict (n/a) on %d of %d cases", n, cases[l]))
+		}
+		if len(parts) == 0 {
 			fmt.Fprintf(&b, "- **%s** (%s): nothing.\n", l.lib, l.format)
 			continue
 		}
-		fmt.Fprintf(&b, "- **%s** (%s), %d: %s.\n", l.lib, l.format, len(list), strings.Join(list, "; "))
+		fmt.Fprintf(&b, "- **%s** (%s): %s.\n", l.lib, l.format, strings.Join(parts, "; "))
 	}
 	if len(cs) > 0 {
 		b.WriteString("\n### Conformance to the published vectors\n\n| suite | library | valid accepted | must-fail rejected | n/a |\n|---|---|---|---|---|\n")

@@ -162,3 +162,40 @@ func caseByID(t *testing.T, id string) attacks.Case {
 	t.Fatalf("no case %s", id)
 	return attacks.Case{}
 }
+
+// TestSecuritySummary: the per-library summary under "What each library
+// accepts…" says which of a library's wrong verdicts are attacks it
+// accepted, which valid controls it refused and which cases it timed out
+// on, and lists the cases it panicked on (a panic counts as a refusal in
+// the matrix): a refused control is not an attack let through. A
+// library that gave no verdict is not said to accept "nothing".
+func TestSecuritySummary(t *testing.T) {
+	rs := []AttackResult{
+		{ID: "x-control", Format: attacks.JWT, Expect: attacks.Accept, References: []string{"R1"}, Verdicts: []Verdict{
+			{Lib: "signet", Outcome: Accepted}, {Lib: "lax", Outcome: Accepted}, {Lib: "strict", Outcome: Rejected, Detail: "no"}}},
+		{ID: "x-attack", Format: attacks.JWT, Expect: attacks.Reject, SignetError: "signet.ErrMalformed", References: []string{"R2"}, Verdicts: []Verdict{
+			{Lib: "signet", Outcome: Rejected}, {Lib: "lax", Outcome: Accepted}, {Lib: "strict", Outcome: Rejected, Detail: "panic: index out of range"}}},
+		{ID: "x-slow", Format: attacks.JWT, Expect: attacks.Reject, SignetError: "signet.ErrTooLarge", References: []string{"R3"}, Verdicts: []Verdict{
+			{Lib: "signet", Outcome: Rejected}, {Lib: "lax", Outcome: TimedOut}, {Lib: "strict", Outcome: Rejected}}},
+		{ID: "x-other-alg", Format: attacks.PASETO, Expect: attacks.Reject, SignetError: "signet.ErrMalformed", References: []string{"R4"}, Verdicts: []Verdict{
+			{Lib: "signet", Outcome: Rejected}, {Lib: "v2-only", Outcome: NotApplicable, Detail: "no v4.local"}}},
+	}
+	var b strings.Builder
+	if err := WriteSecurityReport(&b, rs, nil); err != nil {
+		t.Fatal(err)
+	}
+	got := b.String()
+	for _, want := range []string{
+		"- **signet** (JWT): nothing.\n",
+		"- **lax** (JWT): accepts 1 attack: `x-attack` (R2); times out on 1: `x-slow` (R3).\n",
+		"- **strict** (JWT): refuses 1 valid control: `x-control` (R1); panics on 1: `x-attack` (R2).\n",
+		"- **v2-only** (PASETO): no verdict (n/a) on 1 of 1 cases.\n",
+		"| `x-control` | accept |  | accepted | accepted | **REFUSED** |",
+		"| `x-attack` | reject | ErrMalformed | rejected | **ACCEPTED** | rejected (panic) |",
+		"| `x-slow` | reject | ErrTooLarge | rejected | **TIMEOUT** | rejected |",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("report lacks %q:\n%s", want, got)
+		}
+	}
+}
