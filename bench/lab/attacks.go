@@ -202,7 +202,8 @@ func RunAttacks(dir string, peers Peers) ([]AttackResult, error) {
 // reason of its own (common-fate v0.2.1 selects a signature by a tag the
 // corpus's do not carry), so its refusal says nothing of the attack, and
 // counting it would credit the library with refusing them all. Its
-// refused controls stay what they are, wrong verdicts. rows[i] is
+// refused controls stay what they are, wrong verdicts, and so do its
+// panics (a refusal with the panic as detail). rows[i] is
 // out[i]'s format and algorithm (alg+enc for JWE).
 func discountRefusals(out []AttackResult, rows []string) {
 	type lib struct{ row, name string }
@@ -236,7 +237,9 @@ func discountRefusals(out []AttackResult, rows []string) {
 		}
 		for j, v := range r.Verdicts {
 			k := lib{scope, v.Lib}
-			if v.Outcome == Rejected && !accepted[k] && refused[k] != "" {
+			// A panic is the library's own answer to the message, shown
+			// as such, whatever it does with the controls.
+			if v.Outcome == Rejected && !accepted[k] && refused[k] != "" && !strings.HasPrefix(v.Detail, "panic:") {
 				out[i].Verdicts[j].Outcome = NotApplicable
 				out[i].Verdicts[j].Detail = "refused the valid control " + refused[k] + " and accepted none of " + scope + ", so its refusal says nothing of the attack: " + v.Detail
 			}

@@ -199,3 +199,75 @@ func TestSecuritySummary(t *testing.T) {
 		}
 	}
 }
+
+// panicJWT is a JWT library whose verifier panics on every token, or
+// only on those whose header is the one given.
+type panicJWT struct{ name, header string }
+
+func (l panicJWT) Name() string   { return l.name }
+func (l panicJWT) Algs() []string { return JWSAlgs }
+func (l panicJWT) New(KeySpec) (JWT, error) {
+	return panicJWTOps(l), nil
+}
+
+type panicJWTOps panicJWT
+
+func (panicJWTOps) Sign(*Payload) (string, error) { return "", errors.New("verify only") }
+func (o panicJWTOps) Verify(token string, p *Payload) error {
+	return o.VerifyFor(token, p, time.Time{}, "")
+}
+func (o panicJWTOps) VerifyFor(token string, _ *Payload, _ time.Time, _ string) error {
+	head, _, _ := strings.Cut(token, ".")
+	if o.header == "" || head == o.header {
+		panic("index out of range")
+	}
+	return nil
+}
+
+// TestAttackPanic: a library that panics is recorded as refusing, with
+// the panic as the detail ("panic: …", which the report shows and lists),
+// never as accepting nor as n/a; a library that panics on the controls as
+// well keeps its panics on the attacks (discountRefusals leaves them).
+// judgeWithin records a library still working after its bound as
+// TimedOut.
+func TestAttackPanic(t *testing.T) {
+	critHeader := "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCIsImNyaXQiOlsieC1wb2xpY3kiXSwieC1wb2xpY3kiOiJtdXN0LWJlLWVuZm9yY2VkIn0" // jwt-crit-unknown's
+	peers := Peers{JWT: []JWTLib{signetJWT{}, panicJWT{name: "panics-on-crit", header: critHeader}, panicJWT{name: "panics-always"}}}
+	rs, err := RunAttacks(corpusDir, peers)
+	if err != nil {
+		t.Fatal(err)
+	}
+	crit := 0
+	for _, r := range rs {
+		if r.Format != attacks.JWT {
+			continue
+		}
+		if v := r.Verdicts[2]; v.Outcome != Rejected || !strings.HasPrefix(v.Detail, "panic: index out of range") {
+			t.Errorf("%s/panics-always: %s (%s)", r.ID, v.Outcome, v.Detail)
+		}
+		if r.ID != "jwt-crit-unknown" {
+			continue
+		}
+		crit++
+		if v := r.Verdicts[1]; v.Outcome != Rejected || !strings.HasPrefix(v.Detail, "panic: ") {
+			t.Errorf("%s/panics-on-crit: %s (%s)", r.ID, v.Outcome, v.Detail)
+		}
+	}
+	if crit != 1 {
+		t.Fatalf("%d jwt-crit-unknown cases", crit)
+	}
+	var b strings.Builder
+	if err := WriteSecurityReport(&b, rs, nil); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "- **panics-on-crit** (JWT): accepts ") || !strings.Contains(b.String(), "panics on 1: `jwt-crit-unknown`") {
+		t.Errorf("the summary does not list the panic:\n%s", b.String())
+	}
+
+	block := make(chan struct{})
+	defer close(block)
+	v := judgeWithin("slow", "DecryptFor", 10*time.Millisecond, func() error { <-block; return nil })
+	if v.Outcome != TimedOut || !v.Wrong(attacks.Reject) || !v.Wrong(attacks.Accept) {
+		t.Errorf("a library still working: %+v", v)
+	}
+}
