@@ -271,3 +271,46 @@ func TestAttackPanic(t *testing.T) {
 		t.Errorf("a library still working: %+v", v)
 	}
 }
+
+// TestConformanceRefusesAll: a library that accepts none of a suite's
+// valid vectors is not credited with rejecting its must-fail vectors
+// (they are n/a, with the reason): its refusals are for a reason of its
+// own, as common-fate's of every RFC 9421 example.
+func TestConformanceRefusesAll(t *testing.T) {
+	peers := Peers{HTTPSig: []HTTPSigLib{signetHTTPSig{}, refuseAllHTTPSig{algs: HTTPSigAlgs}}}
+	cs, err := RunConformance(vectorsDir, peers)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got *ConformanceResult
+	for i := range cs {
+		if cs[i].Lib == "refuse-all" {
+			got = &cs[i]
+		}
+	}
+	if got == nil {
+		t.Fatal("no result for refuse-all")
+	}
+	if got.Valid == 0 || got.ValidAccepted != 0 {
+		t.Fatalf("valid %d/%d", got.ValidAccepted, got.Valid)
+	}
+	if got.Invalid != 0 || got.InvalidRejected != 0 {
+		t.Errorf("must-fail rejected %d/%d, want no verdict", got.InvalidRejected, got.Invalid)
+	}
+	n := 0
+	for _, v := range got.Vectors {
+		if !v.Valid && v.Outcome == NotApplicable && strings.Contains(v.Detail, "accepted none of the suite's valid vectors") {
+			n++
+		}
+		if !v.Valid && v.OK {
+			t.Errorf("%s: counted as rejected as it should be: %s", v.ID, v.Detail)
+		}
+	}
+	if n == 0 {
+		t.Error("no must-fail vector says why it has no verdict")
+	}
+	// signet, which accepts the valid vectors, keeps its verdicts.
+	if s := cs[0]; s.Lib != "signet" || s.Invalid == 0 || s.InvalidRejected != s.Invalid {
+		t.Errorf("signet: must-fail %d/%d", s.InvalidRejected, s.Invalid)
+	}
+}
