@@ -353,6 +353,11 @@ func attackHTTPSig(lib HTTPSigLib, spec KeySpec, c attacks.Case) Verdict {
 	if !ok {
 		return notApplicable(lib.Name(), "needs VerifyAt: the corpus's signatures were made at a fixed time")
 	}
+	// The message is read outside judge: a case that does not parse is
+	// the harness's error, not the library's refusal.
+	if _, err := c.Request(); err != nil {
+		return notApplicable(lib.Name(), err.Error())
+	}
 	verify := func() error {
 		r, err := c.Request()
 		if err != nil {

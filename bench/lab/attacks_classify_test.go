@@ -1,8 +1,11 @@
 package lab
 
 import (
+	"encoding/json"
 	"errors"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -312,5 +315,47 @@ func TestConformanceRefusesAll(t *testing.T) {
 	// signet, which accepts the valid vectors, keeps its verdicts.
 	if s := cs[0]; s.Lib != "signet" || s.Invalid == 0 || s.InvalidRejected != s.Invalid {
 		t.Errorf("signet: must-fail %d/%d", s.InvalidRejected, s.Invalid)
+	}
+}
+
+// TestAttackMessageUnreadable: a case whose HTTP message does not parse
+// gives a peer no verdict (n/a, the parse error as the reason): the
+// error is the harness's, not the library's refusal.
+func TestAttackMessageUnreadable(t *testing.T) {
+	dir := t.TempDir()
+	for _, f := range []string{attacks.JWT, attacks.PASETO, attacks.JWE} {
+		data, err := os.ReadFile(filepath.Join(corpusDir, attacks.Files[f]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, attacks.Files[f]), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := attacks.Case{ID: "httpsig-unreadable", Format: attacks.HTTPSig, Title: "not an HTTP/1.1 request", Alg: "hmac-sha256",
+		Key: attacks.Key{Secret: "qFSrHxbV0rMQqvvef5JcJSF57AsGAihUo8PCFhrWj8w"}, Now: 1767225660,
+		Message: "not a request\r\n\r\n", Expect: attacks.Reject, SignetError: "signet.ErrMalformed", References: []string{"test"}}
+	data, err := json.Marshal(attacks.File{Format: attacks.HTTPSig, Description: "test", Cases: []attacks.Case{c}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, attacks.Files[attacks.HTTPSig]), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rs, err := RunAttacks(dir, Peers{HTTPSig: []HTTPSigLib{signetHTTPSig{}, acceptAllHTTPSig{}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r AttackResult
+	for _, x := range rs {
+		if x.ID == c.ID {
+			r = x
+		}
+	}
+	if len(r.Verdicts) != 2 {
+		t.Fatalf("%s: %+v", c.ID, r)
+	}
+	if v := r.Verdicts[1]; v.Outcome != NotApplicable || !strings.Contains(v.Detail, "message") {
+		t.Errorf("accept-all: %s (%s), want n/a: the message does not parse", v.Outcome, v.Detail)
 	}
 }
