@@ -53,10 +53,10 @@ func (r *report) writeJWETargets(b *strings.Builder, algs []string) {
 			// the jwe call's.
 			s := r.find("JWE", "dir+A256GCM", "", op, "signet", false, 1)
 			row("dir+A256GCM "+strings.ToLower(op)+" ≤ 1.3× the AES-GCM floor, ≤ 2 allocations",
-				fmt.Sprintf("%.2f× floor, %d allocs (the lab's %d less its own one)", f, s.allocs-1, s.allocs), f <= 1.3 && s.allocs-1 <= 2)
+				ratioText(f, 1.3, 2)+fmt.Sprintf(" floor, %d allocs (the lab's %d less its own one)", s.allocs-1, s.allocs), f <= 1.3 && s.allocs-1 <= 2)
 		}
 		if f := r.floorTimes("JWE", "ECDH-ES+A256KW+A256GCM", "", op); f > 0 {
-			row("ECDH-ES+A256KW+A256GCM "+strings.ToLower(op)+" ≤ 1.05× its primitives", fmt.Sprintf("%.3f× floor", f), f <= 1.05)
+			row("ECDH-ES+A256KW+A256GCM "+strings.ToLower(op)+" ≤ 1.05× its primitives", ratioText(f, 1.05, 3)+" floor", f <= 1.05)
 		}
 	}
 	for _, a := range algs {
@@ -71,7 +71,7 @@ func (r *report) writeJWETargets(b *strings.Builder, algs []string) {
 					continue
 				}
 				g := pairedRatio(p, s)
-				got := fmt.Sprintf("%.2f×; %d B against %d B", g, s.bytes, p.bytes)
+				got := ratioText(g, 3, 2) + fmt.Sprintf("; %d B against %d B", s.bytes, p.bytes)
 				if f := r.floorOf(s); f != nil {
 					// Where the peer is within 3× of the floor, 3× faster
 					// than it would be faster than the primitive itself.

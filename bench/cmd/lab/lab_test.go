@@ -413,3 +413,23 @@ func TestClaimsTargets(t *testing.T) {
 		}
 	}
 }
+
+// TestTargetRounding: a target's figure is written with as many decimals
+// as it takes to sit on the same side of the limit as the verdict: a
+// speedup of 4.96 against "≥ 5×" reads 4.96×, not 5.0× beside a ❌, and a
+// floor ratio of 3.004 against "≤ 3×" reads 3.004×, not 3.00×.
+func TestTargetRounding(t *testing.T) {
+	mk := func(size, op, lib string, ns float64) *measurement {
+		return &measurement{c: lab.Case{Format: "JWT", Alg: "HS256", Size: size, Op: op, Lib: lib}, procs: 1, ns: []float64{ns, ns, ns, ns, ns}}
+	}
+	checkTargets(t, []*measurement{
+		mk("", "Verify", "signet", 100), mk("", "Verify", "golang-jwt", 496),
+		mk("medium", "Sign", "floor", 100), mk("medium", "Sign", "signet", 300.4),
+		mk("large", "Sign", "floor", 100), mk("large", "Sign", "signet", 299.6),
+	},
+		"| HS256 verify ≥ 5× golang-jwt | 4.96× | ❌ |",
+		"| HS256 verify ≥ 3× the fastest peer | 5.0× (golang-jwt) | ✅ |", // well clear of 3
+		"| HS256 sign, payload medium, ≤ 3× the floor of HMAC and base64url | 3.004× | ❌ |",
+		"| HS256 sign, payload large, ≤ 3× the floor of HMAC and base64url | 2.996× | ✅ |",
+	)
+}

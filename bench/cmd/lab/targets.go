@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/signet-go/signet/bench/lab"
@@ -55,6 +56,19 @@ func (r *report) fastestPeer(format, alg, size, op string) (string, float64) {
 	return best, r.speedup(format, alg, size, op, best)
 }
 
+// ratioText writes a ratio judged against limit, with digits decimals
+// or, where rounding to them would put the figure on the limit or across
+// it when the ratio is not, as many more as it takes (up to 6): a row must
+// not read 5.0× beside the ❌ of "≥ 5×" for a ratio of 4.96.
+func ratioText(g, limit float64, digits int) string {
+	for ; digits < 6; digits++ {
+		if r := round(g, digits); (r < limit) == (g < limit) && (r > limit) == (g > limit) {
+			break
+		}
+	}
+	return strconv.FormatFloat(g, 'f', digits, 64) + "×"
+}
+
 func mark(ok bool) string {
 	if ok {
 		return "✅"
@@ -68,20 +82,20 @@ func (r *report) writeTargets(b *strings.Builder) {
 	row := func(target, got string, ok bool) { fmt.Fprintf(b, "| %s | %s | %s |\n", target, got, mark(ok)) }
 	for _, op := range []string{"Sign", "Verify"} {
 		if g := r.speedup("JWT", "HS256", "", op, "golang-jwt"); g > 0 {
-			row("HS256 "+strings.ToLower(op)+" ≥ 5× golang-jwt", fmt.Sprintf("%.1f×", g), g >= 5)
+			row("HS256 "+strings.ToLower(op)+" ≥ 5× golang-jwt", ratioText(g, 5, 1), g >= 5)
 		}
 		if p, g := r.fastestPeer("JWT", "HS256", "", op); g > 0 {
-			row("HS256 "+strings.ToLower(op)+" ≥ 3× the fastest peer", fmt.Sprintf("%.1f× (%s)", g, p), g >= 3)
+			row("HS256 "+strings.ToLower(op)+" ≥ 3× the fastest peer", ratioText(g, 3, 1)+" ("+p+")", g >= 3)
 		}
 	}
 	for _, op := range []string{"Encrypt", "Decrypt"} {
 		if g := r.speedup("PASETO", "v4.local", "", op, "go-paseto"); g > 0 {
-			row("PASETO v4.local "+strings.ToLower(op)+" ≥ 4× go-paseto", fmt.Sprintf("%.1f×", g), g >= 4)
+			row("PASETO v4.local "+strings.ToLower(op)+" ≥ 4× go-paseto", ratioText(g, 4, 1), g >= 4)
 		}
 	}
 	for _, op := range []string{"Sign", "Verify"} {
 		if p, g := r.fastestPeer("HTTPSig", "hmac-sha256", "", op); g > 0 {
-			row("RFC 9421 HMAC "+strings.ToLower(op)+" ≥ 2× the fastest peer", fmt.Sprintf("%.1f× (%s)", g, p), g >= 2)
+			row("RFC 9421 HMAC "+strings.ToLower(op)+" ≥ 2× the fastest peer", ratioText(g, 2, 1)+" ("+p+")", g >= 2)
 		}
 	}
 	r.claimsTargets(row)
@@ -362,7 +376,7 @@ func (r *report) claimsTargets(row func(target, got string, ok bool)) {
 			if size != "small" {
 				floor = "the floor of HMAC and base64url"
 			}
-			row(fmt.Sprintf("HS256 %s, payload %s, ≤ 3× %s", strings.ToLower(op), size, floor), fmt.Sprintf("%.2f×", g), g <= 3)
+			row(fmt.Sprintf("HS256 %s, payload %s, ≤ 3× %s", strings.ToLower(op), size, floor), ratioText(g, 3, 2), g <= 3)
 		}
 	}
 	for _, t := range []struct {
@@ -370,10 +384,10 @@ func (r *report) claimsTargets(row func(target, got string, ok bool)) {
 		want float64
 	}{{"Sign", 3}, {"Verify", 4}} {
 		if g := r.floorTimes("JWT", "HS256", "typed", t.op); g > 0 {
-			row(fmt.Sprintf("HS256 %s of a user's struct (payload typed) ≤ %g× the floor", strings.ToLower(t.op), t.want), fmt.Sprintf("%.2f×", g), g <= t.want)
+			row(fmt.Sprintf("HS256 %s of a user's struct (payload typed) ≤ %g× the floor", strings.ToLower(t.op), t.want), ratioText(g, t.want, 2), g <= t.want)
 		}
 		if g := r.speedup("JWT", "HS256", "typed", t.op, "golang-jwt"); g > 0 {
-			row(fmt.Sprintf("HS256 %s of a user's struct (payload typed) ≥ 5× golang-jwt", strings.ToLower(t.op)), fmt.Sprintf("%.1f×", g), g >= 5)
+			row(fmt.Sprintf("HS256 %s of a user's struct (payload typed) ≥ 5× golang-jwt", strings.ToLower(t.op)), ratioText(g, 5, 1), g >= 5)
 		}
 	}
 	for _, op := range []string{"Encrypt", "Decrypt"} {
@@ -385,10 +399,10 @@ func (r *report) claimsTargets(row func(target, got string, ok bool)) {
 			}
 		}
 		if worst > 0 {
-			row("PASETO v4.local "+strings.ToLower(op)+" ≤ 1.5× its primitives at every size", fmt.Sprintf("at most %.2f× (%s)", worst, at), worst <= 1.5)
+			row("PASETO v4.local "+strings.ToLower(op)+" ≤ 1.5× its primitives at every size", "at most "+ratioText(worst, 1.5, 2)+" ("+at+")", worst <= 1.5)
 		}
 	}
 	if g := r.floorTimes("JWT", "HS256", "", "KeyInit"); g > 0 {
-		row("HS256 key initialisation ≤ 2× its floor", fmt.Sprintf("%.2f×", g), g <= 2)
+		row("HS256 key initialisation ≤ 2× its floor", ratioText(g, 2, 2), g <= 2)
 	}
 }
