@@ -81,23 +81,28 @@ func (r *report) writeStudies(b *strings.Builder) {
 
 // sizeVerdict judges figures against a claimed range of factors [lo, hi]
 // (a point when lo == hi): holds when every figure lies in the range
-// widened by 10 % (a point: within 10 %), direction when every figure is
-// above 1 (the claimed order) but one lies outside, notHolds otherwise.
+// widened by 10 % (a point: within 10 %) and above 1, direction when
+// every figure shows the claimed order, above 1 by more than 3 % (a figure
+// within 3 % of 1 is level, as orderVerdict has it), but one lies outside,
+// notHolds otherwise.
 func sizeVerdict(figs []float64, lo, hi float64) string {
 	if len(figs) == 0 {
 		return untestable
 	}
-	in, ordered := true, true
+	in, above, ordered := true, true, true
 	for _, f := range figs {
 		if f < lo/1.1 || f > hi*1.1 {
 			in = false
 		}
 		if f <= 1 {
+			above = false
+		}
+		if f <= tieBand {
 			ordered = false
 		}
 	}
 	switch {
-	case in && ordered:
+	case in && above:
 		return holds
 	case ordered:
 		return direction

@@ -361,6 +361,10 @@ func TestVerdictRules(t *testing.T) {
 		{[]float64{0.9, 2.6}, 2, 2.7, notHolds},
 		{[]float64{4.75}, 5.2, 5.2, holds},
 		{[]float64{4.2}, 5.2, 5.2, direction},
+		// A figure within 3 % of 1 is level (the section's rule, and
+		// orderVerdict's): it does not show the claimed order.
+		{[]float64{1.02, 2.6}, 2, 2.7, notHolds},
+		{[]float64{1.02}, 5.2, 5.2, notHolds},
 		{nil, 1, 2, untestable},
 	} {
 		if got := sizeVerdict(c.figs, c.lo, c.hi); got != c.want {
