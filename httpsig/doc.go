@@ -44,7 +44,11 @@
 // key ID and in time, on the Verifier's clock) so that it cannot be
 // replayed, and remembered last, once every other check, the body's
 // included, has passed, so that a refused copy of a message never uses
-// up the nonce of the genuine one; and, for
+// up the nonce of the genuine one (a message with several signatures the
+// policy would accept, as during a key rotation, spends the nonce of each
+// one that verifies, so that it cannot be replayed with the accepted one
+// stripped; more than the message's 8 verifications can check is
+// refused); and, for
 // a message with a body, a signed Content-Digest that matches the body,
 // which is read (at most DefaultMaxBody bytes) and handed on intact.
 // Nothing is read from the body before a signature has been selected and

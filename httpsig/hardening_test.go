@@ -16,6 +16,7 @@ import (
 	"unsafe"
 
 	"github.com/signet-go/signet"
+	"github.com/signet-go/signet/internal/sf"
 )
 
 // Regression tests for the review of the first version (replay windows,
@@ -819,5 +820,112 @@ func TestSignResponsesNoContent(t *testing.T) {
 		if string(body) != q.body {
 			t.Errorf("%s %s: body %q", q.method, q.path, body)
 		}
+	}
+}
+
+// Regression tests for the review of session 12 (derived components,
+// fields, parameters, digests).
+
+// TestReplayOtherSignature: a message that carries two signatures, each
+// of which the policy accepts on its own (a client signing with its old
+// and its new key during a rotation), is accepted once. The verifier
+// remembered the nonce of the first signature only, so that the same
+// message replayed with the first signature stripped, or with the two
+// reordered, passed on the second signature's fresh nonce. For requests
+// and responses, on the fast path and the strict one.
+func TestReplayOtherSignature(t *testing.T) {
+	oldKey, _ := mustKey(t, signet.HMACSHA256, "old")
+	newKey, newPub := mustKey(t, signet.Ed25519, "new")
+	oldSigner := mustSigner(t, oldKey, Options{Nonce: true})
+	newSigner := mustSigner(t, newKey, Options{Label: "sig2", Nonce: true})
+	// only keeps the member labelled label of each signature field.
+	only := func(h http.Header, label string) http.Header {
+		h = h.Clone()
+		for _, name := range []string{"Signature-Input", "Signature"} {
+			d, err := parseDictLines(name, h.Values(name), DefaultMaxHeader)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, _ := d.Get(label)
+			s, err := sf.SerializeDictionary(sf.Dictionary{{Key: label, Value: m}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			h.Set(name, s)
+		}
+		return h
+	}
+	swapped := func(h http.Header) http.Header {
+		h = h.Clone()
+		for _, name := range []string{"Signature-Input", "Signature"} {
+			v := h.Values(name)
+			h[name] = []string{v[1] + ", " + v[0]}
+		}
+		return h
+	}
+	for _, strict := range []bool{false, true} {
+		t.Run(fmt.Sprintf("request/strict=%v", strict), func(t *testing.T) {
+			r := httptest.NewRequest(http.MethodGet, "https://example.com/transfer", nil)
+			if err := oldSigner.SignRequest(r); err != nil {
+				t.Fatal(err)
+			}
+			if err := newSigner.SignRequest(r); err != nil {
+				t.Fatal(err)
+			}
+			v := mustVerifier(t, Policy{RequireNonce: true}, oldKey, newPub)
+			v.strict = strict
+			send := func(h http.Header) error {
+				c := r.Clone(r.Context())
+				c.Header = h
+				_, err := v.VerifyRequest(c)
+				return err
+			}
+			if err := send(r.Header); err != nil {
+				t.Fatalf("genuine: %v", err)
+			}
+			for name, h := range map[string]http.Header{"replayed": r.Header, "first stripped": only(r.Header, "sig2"), "second stripped": only(r.Header, "sig1"), "reordered": swapped(r.Header)} {
+				if err := send(h); !errors.Is(err, ErrReplay) {
+					t.Errorf("%s: %v, want ErrReplay", name, err)
+				}
+			}
+		})
+		t.Run(fmt.Sprintf("response/strict=%v", strict), func(t *testing.T) {
+			h := http.Header{}
+			respOld := mustSigner(t, oldKey, Options{Nonce: true, Components: []string{"@status"}})
+			respNew := mustSigner(t, newKey, Options{Label: "sig2", Nonce: true, Components: []string{"@status"}})
+			if err := respOld.SignResponse(http.StatusOK, h, nil, nil, nil); err != nil {
+				t.Fatal(err)
+			}
+			if err := respNew.SignResponse(http.StatusOK, h, nil, nil, nil); err != nil {
+				t.Fatal(err)
+			}
+			v := mustVerifier(t, Policy{RequireNonce: true}, oldKey, newPub)
+			v.strict = strict
+			send := func(h http.Header) error {
+				_, err := v.VerifyResponse(&http.Response{StatusCode: http.StatusOK, Header: h, Body: http.NoBody}, nil)
+				return err
+			}
+			if err := send(h); err != nil {
+				t.Fatalf("genuine: %v", err)
+			}
+			if err := send(only(h, "sig2")); !errors.Is(err, ErrReplay) {
+				t.Errorf("first stripped: %v, want ErrReplay", err)
+			}
+		})
+	}
+	// More signatures with nonces than the message's verifications can
+	// check: the nonces cannot all be spent, and the message is refused.
+	r := httptest.NewRequest(http.MethodGet, "https://example.com/transfer", nil)
+	for i := range maxVerifications + 1 {
+		if err := mustSigner(t, oldKey, Options{Label: fmt.Sprintf("s%d", i), Nonce: true}).SignRequest(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := mustVerifier(t, Policy{}, oldKey).VerifyRequest(r); !errors.Is(err, signet.ErrTooLarge) {
+		t.Fatalf("%d signatures with nonces: %v, want ErrTooLarge", maxVerifications+1, err)
+	}
+	r.Header["Signature-Input"], r.Header["Signature"] = r.Header["Signature-Input"][:maxVerifications], r.Header["Signature"][:maxVerifications]
+	if _, err := mustVerifier(t, Policy{}, oldKey).VerifyRequest(r); err != nil {
+		t.Fatalf("%d signatures with nonces: %v", maxVerifications, err)
 	}
 }

@@ -213,7 +213,7 @@ func TestSecurity(t *testing.T) {
 			m := requestMessage(r, p.Origin)
 			res, errStrict := sv.verify(&m, r.Header, sv.now())
 			if errStrict == nil { // VerifyRequest remembers the nonce last, after the body
-				errStrict = sv.remember(res, sv.now())
+				errStrict = sv.remember(res, nil, sv.now())
 			}
 			_, err := mustVerifier(t, p, keys...).VerifyRequest(r)
 			if !errors.Is(err, c.want) {

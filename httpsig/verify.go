@@ -101,6 +101,9 @@ type Policy struct {
 	// refused). The store is given the Verifier's time (Now) with each
 	// nonce, and is asked last, once every other check (the body's
 	// digest included) has passed: a refused message uses up no nonce.
+	// The nonces of the message's other signatures that the policy
+	// selects and that verify are remembered with it, so that the message
+	// cannot be replayed on one of them.
 	Replay ReplayStore
 	// UnsignedBody accepts a request body that no covered Content-Digest
 	// vouches for. By default a request with a body must cover
@@ -313,14 +316,14 @@ func (v *Verifier) VerifyRequest(r *http.Request) (*Result, error) {
 		m.body = &r.Body
 	}
 	now := v.now() // one instant judges the message, and its nonce
-	res, err := v.verify(&m, r.Header, now)
+	res, others, err := v.verifyAll(&m, r.Header, now)
 	if err != nil {
 		return nil, err
 	}
 	if err := v.checkBody(r.Header, &r.Body, res); err != nil {
 		return nil, err
 	}
-	if err := v.remember(res, now); err != nil {
+	if err := v.remember(res, others, now); err != nil {
 		return nil, err
 	}
 	return res, nil
@@ -349,14 +352,14 @@ func (v *Verifier) VerifyResponse(resp *http.Response, req *http.Request) (*Resu
 		m.body = &resp.Body
 	}
 	now := v.now()
-	res, err := v.verify(&m, resp.Header, now)
+	res, others, err := v.verifyAll(&m, resp.Header, now)
 	if err != nil {
 		return nil, err
 	}
 	if err := v.checkBody(resp.Header, &resp.Body, res); err != nil {
 		return nil, err
 	}
-	if err := v.remember(res, now); err != nil {
+	if err := v.remember(res, others, now); err != nil {
 		return nil, err
 	}
 	return res, nil
@@ -425,71 +428,112 @@ func (v *Verifier) checkBody(h http.Header, body *io.ReadCloser, res *Result) er
 // verify selects and checks a signature of m, whose fields are h, at the
 // instant now of the Verifier's clock.
 func (v *Verifier) verify(m *message, h http.Header, now time.Time) (*Result, error) {
+	res, _, err := v.verifyAll(m, h, now)
+	return res, err
+}
+
+// verifyAll is verify that also returns the message's other signatures
+// that the policy selects, that carry a nonce and that verified (see
+// checkOther): remember spends their nonces with the accepted one's.
+func (v *Verifier) verifyAll(m *message, h http.Header, now time.Time) (res *Result, others []*Result, err error) {
 	inLines, sigLines := h["Signature-Input"], h["Signature"]
 	if len(inLines) == 0 && len(sigLines) == 0 {
-		return nil, fmt.Errorf("%w: no Signature-Input", ErrNoSignature)
+		return nil, nil, fmt.Errorf("%w: no Signature-Input", ErrNoSignature)
 	}
 	// The fast path takes what fits the strict path's size limits (the
 	// same arithmetic as parseDictLines), so that both refuse alike.
 	if !v.strict && len(inLines) == 1 && len(sigLines) == 1 && len(inLines[0])+2 <= v.p.MaxHeader && len(sigLines[0])+2 <= v.p.MaxHeader {
-		if res, err, ok := v.verifyFast(m, inLines[0], sigLines[0], now); ok {
-			return res, err
+		if res, err, ok := v.verifyFast(m, inLines[0], sigLines[0], now, &others); ok {
+			return res, others, err
 		}
+		others = nil // what the fast path found is checked again below
 	}
 	inputs, err := parseDictLines("Signature-Input", inLines, v.p.MaxHeader)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	sigs, err := parseDictLines("Signature", sigLines, v.p.MaxHeader)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if len(inputs) > maxSignatures || len(sigs) > maxSignatures {
-		return nil, fmt.Errorf("%w: more than %d signatures", signet.ErrTooLarge, maxSignatures)
+		return nil, nil, fmt.Errorf("%w: more than %d signatures", signet.ErrTooLarge, maxSignatures)
 	}
 	if len(inputs) != len(sigs) {
-		return nil, fmt.Errorf("%w: Signature-Input has %d members, Signature %d", signet.ErrMalformed, len(inputs), len(sigs))
+		return nil, nil, fmt.Errorf("%w: Signature-Input has %d members, Signature %d", signet.ErrMalformed, len(inputs), len(sigs))
 	}
 	var first error
 	tried, budget := 0, maxVerifications
 	for _, mem := range inputs {
 		sm, ok := sigs.Get(mem.Key)
 		if !ok {
-			return nil, fmt.Errorf("%w: label %q is in Signature-Input only", signet.ErrMalformed, clip.String(mem.Key))
+			return nil, nil, fmt.Errorf("%w: label %q is in Signature-Input only", signet.ErrMalformed, clip.String(mem.Key))
 		}
 		if v.p.Label != "" && mem.Key != v.p.Label {
 			continue
 		}
 		in, err := parseSigInput(mem.Value, false)
 		if err != nil {
-			return nil, fmt.Errorf("%w: Signature-Input %s: %w", signet.ErrMalformed, clip.String(mem.Key), err)
+			if res != nil {
+				continue // another signature, which could not pass on its own
+			}
+			return nil, nil, fmt.Errorf("%w: Signature-Input %s: %w", signet.ErrMalformed, clip.String(mem.Key), err)
 		}
-		if v.p.Tag != "" && in.tag != v.p.Tag {
+		if v.p.Tag != "" && in.tag != v.p.Tag || res != nil && in.nonce == "" {
+			continue
+		}
+		it, ok := sm.(sf.Item)
+		sig, isBytes := it.Value.([]byte)
+		if res != nil {
+			if ok && isBytes {
+				if err := v.checkOther(m, mem.Key, &in, sig, &budget, now, &others); err != nil {
+					return nil, nil, err
+				}
+			}
 			continue
 		}
 		tried++
-		it, ok := sm.(sf.Item)
-		sig, isBytes := it.Value.([]byte)
 		if !ok || !isBytes {
-			return nil, fmt.Errorf("%w: Signature %s is not a Byte Sequence", signet.ErrMalformed, clip.String(mem.Key))
+			return nil, nil, fmt.Errorf("%w: Signature %s is not a Byte Sequence", signet.ErrMalformed, clip.String(mem.Key))
 		}
-		res, err := v.check(m, mem.Key, &in, sig, &budget, now)
-		if err == nil {
-			return res, nil
-		}
-		if first == nil {
+		if res, err = v.check(m, mem.Key, &in, sig, &budget, now); err != nil && first == nil {
 			first = err
 		}
 	}
-	if tried == 0 {
-		return nil, fmt.Errorf("%w: none with label %q and tag %q", ErrNoSignature, clip.String(v.p.Label), clip.String(v.p.Tag))
+	if res != nil {
+		return res, others, nil
 	}
-	return nil, first
+	if tried == 0 {
+		return nil, nil, fmt.Errorf("%w: none with label %q and tag %q", ErrNoSignature, clip.String(v.p.Label), clip.String(v.p.Tag))
+	}
+	return nil, nil, first
+}
+
+// checkOther checks a signature of m other than res, the one accepted,
+// that the policy selects and that carries a nonce. The message is
+// accepted once: every signature in it that the policy would accept on
+// its own must spend its nonce with it, or the same message replayed
+// without the accepted signature (or with the signatures reordered)
+// would pass on this one's fresh nonce. One that verifies joins
+// others, whose nonces remember spends; one that does not could not
+// pass on its own and is ignored. When the message's verification
+// budget is spent before it can be checked, the message is refused
+// (signet.ErrTooLarge): its nonce could not be spent.
+func (v *Verifier) checkOther(m *message, label string, in *sigInput, sig []byte, budget *int, now time.Time, others *[]*Result) error {
+	other, err := v.check(m, label, in, sig, budget, now)
+	switch {
+	case err == nil:
+		*others = append(*others, other)
+	case *budget == 0 && errors.Is(err, signet.ErrTooLarge):
+		return fmt.Errorf("%w: signature %s carries a nonce, and the message's %d verifications are spent", signet.ErrTooLarge, clip.String(label), maxVerifications)
+	}
+	return nil
 }
 
 // verifyFast is verify for fields in the canonical subset fastparse.go
-// reads; ok is false when they are not, and nothing was checked.
-func (v *Verifier) verifyFast(m *message, inField, sigField string, now time.Time) (res *Result, err error, ok bool) {
+// reads; ok is false when they are not, and nothing was checked. The
+// other signatures that verified are appended to others.
+func (v *Verifier) verifyFast(m *message, inField, sigField string, now time.Time, others *[]*Result) (res *Result, err error, ok bool) {
 	var ins [maxFastMembers]fastInput
 	var sigs [maxFastMembers]fastSig
 	n, ok := scanInputs(inField, &ins)
@@ -525,7 +569,7 @@ func (v *Verifier) verifyFast(m *message, inField, sigField string, now time.Tim
 		if j == ns {
 			return nil, nil, false // the strict path names the fault
 		}
-		if v.p.Label != "" && fi.label != v.p.Label {
+		if v.p.Label != "" && fi.label != v.p.Label || res != nil && fi.in.nonce == "" {
 			continue
 		}
 		// As the strict path: a selected label's components are read
@@ -534,6 +578,9 @@ func (v *Verifier) verifyFast(m *message, inField, sigField string, now time.Tim
 		if !cached {
 			var cerr error
 			if comps, cerr = parseList(fi.list); cerr != nil {
+				if res != nil {
+					continue // another signature, which could not pass on its own
+				}
 				return nil, fmt.Errorf("%w: Signature-Input %s: %w", signet.ErrMalformed, clip.String(fi.label), cerr), true
 			}
 		}
@@ -541,19 +588,29 @@ func (v *Verifier) verifyFast(m *message, inField, sigField string, now time.Tim
 			continue
 		}
 		sig := decoded[j]
-		tried++
 		in := fi.in
 		in.comps = comps
+		if res != nil {
+			if cerr := v.checkOther(m, fi.label, &in, sig, &budget, now, others); cerr != nil {
+				return nil, cerr, true
+			}
+			continue
+		}
+		tried++
 		r, cerr := v.check(m, fi.label, &in, sig, &budget, now)
 		if cerr == nil {
 			if !cached {
 				v.lists.store(fi.list, comps) // only lists that verified
 			}
-			return r, nil, true
+			res = r
+			continue
 		}
 		if err == nil {
 			err = cerr
 		}
+	}
+	if res != nil {
+		return res, nil, true
 	}
 	if tried == 0 {
 		return nil, fmt.Errorf("%w: none with label %q and tag %q", ErrNoSignature, clip.String(v.p.Label), clip.String(v.p.Tag)), true
@@ -646,7 +703,24 @@ func (v *Verifier) check(m *message, label string, in *sigInput, sig []byte, bud
 // that verified it, not to the keyid the signer chose: a key without an
 // ID accepts any keyid. The store is given now, the instant checkPolicy
 // judged the signature at, so that it keeps the verifier's time.
-func (v *Verifier) remember(res *Result, now time.Time) error {
+//
+// The nonces of the message's other signatures that verified (others,
+// from verifyAll) are spent too: the message is accepted once, whichever
+// of its signatures passes.
+func (v *Verifier) remember(res *Result, others []*Result, now time.Time) error {
+	if err := v.rememberOne(res, now); err != nil {
+		return err
+	}
+	for _, o := range others {
+		if err := v.rememberOne(o, now); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// rememberOne records the nonce of one signature that verified.
+func (v *Verifier) rememberOne(res *Result, now time.Time) error {
 	if res.Nonce == "" {
 		return nil
 	}
