@@ -929,3 +929,47 @@ func TestReplayOtherSignature(t *testing.T) {
 		t.Fatalf("%d signatures with nonces: %v", maxVerifications, err)
 	}
 }
+
+// TestTrailersBodyOverLimit: a signature covering a trailer, on a body
+// over Policy.MaxBody, is refused (ErrTooLarge) without cutting the body:
+// reading for the trailers kept the first MaxBody+1 bytes only, so that
+// when another signature, covering no trailer, was then accepted (with
+// UnsignedBody), the handler read a truncated body as if it were whole.
+func TestTrailersBodyOverLimit(t *testing.T) {
+	k, _ := mustKey(t, signet.Ed25519, "k")
+	body := strings.Repeat("x", 64)
+	r, _ := http.NewRequest(http.MethodPost, "https://example.com/up", io.NopCloser(strings.NewReader(body)))
+	r.ContentLength = -1
+	r.Trailer = http.Header{"X-Checksum": {"abc"}}
+	if err := mustSigner(t, k, Options{Components: []string{"@method", "@authority", "@path", `"x-checksum";tr`}}).SignRequest(r); err != nil {
+		t.Fatal(err)
+	}
+	if err := mustSigner(t, k, Options{Label: "sig2"}).SignRequest(r); err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := r.Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	for _, strict := range []bool{false, true} {
+		sr, err := http.ReadRequest(bufio.NewReader(bytes.NewReader(buf.Bytes())))
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := mustVerifier(t, Policy{UnsignedBody: true, MaxBody: 16}, k)
+		v.strict = strict
+		if _, err := v.VerifyRequest(sr); err != nil {
+			t.Fatalf("strict=%v: %v", strict, err)
+		}
+		if got, err := io.ReadAll(sr.Body); err != nil || string(got) != body {
+			t.Fatalf("strict=%v: the handler reads %d bytes (%v), want %d", strict, len(got), err, len(body))
+		}
+		// Alone, the trailer signature is refused as too large.
+		sr, _ = http.ReadRequest(bufio.NewReader(bytes.NewReader(buf.Bytes())))
+		v = mustVerifier(t, Policy{UnsignedBody: true, MaxBody: 16, Label: "sig1"}, k)
+		v.strict = strict
+		if _, err := v.VerifyRequest(sr); !errors.Is(err, signet.ErrTooLarge) {
+			t.Fatalf("strict=%v: trailer signature over a large body: %v", strict, err)
+		}
+	}
+}

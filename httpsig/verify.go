@@ -375,15 +375,23 @@ func (v *Verifier) readTrailers(m *message) error {
 	if body == nil || *body == nil || *body == http.NoBody {
 		return nil
 	}
-	data, err := io.ReadAll(io.LimitReader(*body, v.p.MaxBody+1))
-	(*body).Close()
-	*body = io.NopCloser(bytes.NewReader(data))
-	if err != nil {
-		return fmt.Errorf("%w: reading the body for its trailers: %w", ErrDigest, err)
-	}
-	if int64(len(data)) > v.p.MaxBody {
+	orig := *body
+	data, err := io.ReadAll(io.LimitReader(orig, v.p.MaxBody+1))
+	if err != nil || int64(len(data)) > v.p.MaxBody {
+		// Refused for this signature, but another one that covers no
+		// trailer may yet be accepted: the body is handed on as it is,
+		// not cut at the limit or at the fault.
+		*body = struct {
+			io.Reader
+			io.Closer
+		}{io.MultiReader(bytes.NewReader(data), orig), orig}
+		if err != nil {
+			return fmt.Errorf("%w: reading the body for its trailers: %w", ErrDigest, err)
+		}
 		return fmt.Errorf("%w: body over %d bytes", signet.ErrTooLarge, v.p.MaxBody)
 	}
+	orig.Close()
+	*body = io.NopCloser(bytes.NewReader(data))
 	return nil
 }
 
