@@ -10,6 +10,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -971,5 +972,47 @@ func TestTrailersBodyOverLimit(t *testing.T) {
 		if _, err := v.VerifyRequest(sr); !errors.Is(err, signet.ErrTooLarge) {
 			t.Fatalf("strict=%v: trailer signature over a large body: %v", strict, err)
 		}
+	}
+}
+
+// TestConnectAndAsteriskTargets: the request-target forms without a path
+// (RFC 9112 §3.2.3, §3.2.4). A client's CONNECT to a default port
+// (example.com:80) signed @request-target without the port, which its
+// request line and RFC 9421's own example (www.example.com:80) carry, so
+// that the server refused it; and OPTIONS * had the @target-uri
+// "http://h.example*", which is no URI (its target URI has an empty path
+// and query: "http://h.example").
+func TestConnectAndAsteriskTargets(t *testing.T) {
+	k, _ := mustKey(t, signet.HMACSHA256, "k")
+	comps := []string{"@method", "@authority", "@path", "@request-target", "@target-uri"}
+	for _, c := range []struct{ name, host, target, targetURI string }{
+		{"CONNECT default port", "example.com:80", "example.com:80", "http://example.com/"},
+		{"CONNECT other port", "Example.com:8443", "Example.com:8443", "http://example.com:8443/"},
+		{"OPTIONS *", "h.example", "*", "http://h.example"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := &http.Request{Method: http.MethodConnect, URL: &url.URL{Host: c.host}, Host: c.host, Header: http.Header{}}
+			if c.target == "*" {
+				r = &http.Request{Method: http.MethodOptions, URL: &url.URL{Scheme: "http", Host: c.host, Path: "*"}, Host: c.host, Header: http.Header{}}
+			}
+			if err := mustSigner(t, k, Options{Components: comps}).SignRequest(r); err != nil {
+				t.Fatal(err)
+			}
+			for side, req := range map[string]*http.Request{"client": r, "server": serverSide(t, r)} {
+				base, err := RequestBase(req, "sig1", nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if want := "\"@request-target\": " + c.target + "\n"; !strings.Contains(base, want) {
+					t.Errorf("%s: base\n%s\nwants %q", side, base, want)
+				}
+				if want := "\"@target-uri\": " + c.targetURI + "\n"; !strings.Contains(base, want) {
+					t.Errorf("%s: base\n%s\nwants %q", side, base, want)
+				}
+			}
+			if _, err := mustVerifier(t, Policy{}, k).VerifyRequest(serverSide(t, r)); err != nil {
+				t.Fatal(err)
+			}
+		})
 	}
 }

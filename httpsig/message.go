@@ -208,10 +208,15 @@ func normalizeAuthority(host, scheme string) string {
 }
 
 // appendTargetURI appends @target-uri: scheme://authority/path?query.
+// The asterisk form (OPTIONS *) has an empty path and query (RFC 9112
+// §3.3): scheme://authority.
 func (m *message) appendTargetURI(dst []byte) []byte {
 	dst = append(dst, m.scheme...)
 	dst = append(dst, "://"...)
 	dst = append(dst, m.authority...)
+	if m.path == "*" {
+		return dst
+	}
 	dst = append(dst, m.path...)
 	if m.query != "" {
 		dst = append(dst, '?')
@@ -221,13 +226,15 @@ func (m *message) appendTargetURI(dst []byte) []byte {
 }
 
 // appendTarget appends @request-target: as received by a server, or as a
-// client sends it (origin form; authority form for CONNECT).
+// client sends it (origin form; for CONNECT, the authority form, which is
+// the Host as given, default port and case included, as net/http sends
+// it).
 func (m *message) appendTarget(dst []byte) []byte {
 	switch {
 	case m.requestURI != "":
 		return append(dst, m.requestURI...)
 	case m.method == http.MethodConnect:
-		return append(dst, m.authority...)
+		return append(dst, m.host...)
 	}
 	dst = append(dst, m.path...)
 	if m.forceQuery || m.query != "" {
