@@ -1016,3 +1016,37 @@ func TestConnectAndAsteriskTargets(t *testing.T) {
 		})
 	}
 }
+
+// TestSignDigestNoBody: a Signer with Options.Digest whose components
+// cover content-digest signs a request without a body (a GET) with the
+// Content-Digest of the empty content, which a Verifier checks against
+// the empty body (RFC 9530). It failed with ErrComponent ("no such header
+// field") instead, so that a Transport configured as the package doc
+// shows could send no GET at all.
+func TestSignDigestNoBody(t *testing.T) {
+	k, _ := mustKey(t, signet.HMACSHA256, "k")
+	s := mustSigner(t, k, Options{Components: []string{"@method", "@authority", "@path", "content-digest"}, Digest: SHA256})
+	for _, body := range []io.ReadCloser{nil, http.NoBody} {
+		r, _ := http.NewRequest(http.MethodGet, "https://example.com/x", nil)
+		r.Body = body
+		if err := s.SignRequest(r); err != nil {
+			t.Fatalf("body %v: %v", body, err)
+		}
+		if got, want := r.Header.Get("Content-Digest"), mustDigest(t, SHA256, ""); got != want {
+			t.Fatalf("Content-Digest %q, want %q", got, want)
+		}
+		if _, err := mustVerifier(t, Policy{Origin: &Origin{Scheme: "https"}}, k).VerifyRequest(serverSide(t, r)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The empty digest does not pass for a body added on the way.
+	r, _ := http.NewRequest(http.MethodGet, "https://example.com/x", nil)
+	if err := s.SignRequest(r); err != nil {
+		t.Fatal(err)
+	}
+	sr := serverSide(t, r)
+	sr.Body = io.NopCloser(strings.NewReader("smuggled"))
+	if _, err := mustVerifier(t, Policy{Origin: &Origin{Scheme: "https"}}, k).VerifyRequest(sr); !errors.Is(err, ErrDigest) {
+		t.Fatalf("a body added to a signed GET: %v", err)
+	}
+}

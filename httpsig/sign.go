@@ -49,7 +49,8 @@ type Options struct {
 	Alg bool
 	// Digest, SHA256 or SHA512, makes the signer add a Content-Digest of
 	// the body to a message that has none, when the components cover
-	// "content-digest". The request body is read and replaced.
+	// "content-digest". The request body is read and replaced; a request
+	// without a body gets the digest of the empty content.
 	Digest string
 	// Fields adds structured-field types for the sf parameter, by
 	// lowercase field name.
@@ -151,14 +152,20 @@ func (s *Signer) SignRequest(r *http.Request) error {
 	if r.Header == nil {
 		r.Header = http.Header{}
 	}
-	if s.digests && s.o.Digest != "" && r.Header.Get("Content-Digest") == "" && r.Body != nil && r.Body != http.NoBody {
-		body, err := io.ReadAll(r.Body)
-		r.Body.Close()
-		if err != nil {
-			return fmt.Errorf("%w: httpsig: reading the body: %w", signet.ErrMalformed, err)
+	if s.digests && s.o.Digest != "" && r.Header.Get("Content-Digest") == "" {
+		// A request without a body gets the digest of the empty content
+		// (RFC 9530), which a Verifier checks against its empty body.
+		var body []byte
+		if r.Body != nil && r.Body != http.NoBody {
+			var err error
+			body, err = io.ReadAll(r.Body)
+			r.Body.Close()
+			if err != nil {
+				return fmt.Errorf("%w: httpsig: reading the body: %w", signet.ErrMalformed, err)
+			}
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			r.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
 		}
-		r.Body = io.NopCloser(bytes.NewReader(body))
-		r.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
 		if err := s.addDigest(r.Header, body); err != nil {
 			return err
 		}
