@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"hash"
 	"io"
+	"math"
 
 	"github.com/signet-go/signet"
 	"github.com/signet-go/signet/internal/clip"
@@ -105,7 +106,7 @@ func (dc *digestCheck) verify() error {
 // body can be handed on.
 func readDigested(body io.Reader, max int64, dc *digestCheck) ([]byte, error) {
 	var buf bytes.Buffer
-	n, err := io.Copy(io.MultiWriter(&buf, dc), io.LimitReader(body, max+1))
+	n, err := io.Copy(io.MultiWriter(&buf, dc), io.LimitReader(body, overLimit(max)))
 	if err != nil {
 		return nil, fmt.Errorf("%w: reading the body: %w", ErrDigest, err)
 	}
@@ -113,6 +114,17 @@ func readDigested(body io.Reader, max int64, dc *digestCheck) ([]byte, error) {
 		return nil, fmt.Errorf("%w: body over %d bytes", signet.ErrTooLarge, max)
 	}
 	return buf.Bytes(), dc.verify()
+}
+
+// overLimit is how much to read of a body limited to max bytes to tell
+// whether it is longer: max+1, or max itself for the largest int64 (a
+// caller's "no limit"), where max+1 would overflow to a negative limit
+// that reads nothing.
+func overLimit(max int64) int64 {
+	if max == math.MaxInt64 {
+		return max
+	}
+	return max + 1
 }
 
 // DigestReader checks a body against its Content-Digest as it is read,

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -1048,5 +1049,51 @@ func TestSignDigestNoBody(t *testing.T) {
 	sr.Body = io.NopCloser(strings.NewReader("smuggled"))
 	if _, err := mustVerifier(t, Policy{Origin: &Origin{Scheme: "https"}}, k).VerifyRequest(sr); !errors.Is(err, ErrDigest) {
 		t.Fatalf("a body added to a signed GET: %v", err)
+	}
+}
+
+// TestMaxBodyLargestInt: Policy.MaxBody of math.MaxInt64, a caller's "no
+// limit", read nothing of the body: the reads were bounded by MaxBody+1,
+// which overflows to a negative limit, so that every body failed its
+// digest (or a trailer signature found no trailers) and a bodiless
+// signature passed with the body dropped. Bodies are read whole again.
+func TestMaxBodyLargestInt(t *testing.T) {
+	k, _ := mustKey(t, signet.HMACSHA256, "k")
+	p := Policy{MaxBody: math.MaxInt64, Origin: &Origin{Scheme: "https"}}
+	r := newPost(t)
+	if err := mustSigner(t, k, Options{Components: []string{"@method", "@authority", "@path", "content-digest"}, Digest: SHA256}).SignRequest(r); err != nil {
+		t.Fatal(err)
+	}
+	sr := serverSide(t, r)
+	if _, err := mustVerifier(t, p, k).VerifyRequest(sr); err != nil {
+		t.Fatal(err)
+	}
+	if body, _ := io.ReadAll(sr.Body); string(body) != `{"hello": "world"}` {
+		t.Fatalf("body %q", body)
+	}
+	// A signed GET (the digest of the empty content) with a body added.
+	g, _ := http.NewRequest(http.MethodGet, "https://example.com/x", nil)
+	if err := mustSigner(t, k, Options{Components: []string{"@method", "@authority", "@path", "content-digest"}, Digest: SHA256}).SignRequest(g); err != nil {
+		t.Fatal(err)
+	}
+	sg := serverSide(t, g)
+	sg.Body = io.NopCloser(strings.NewReader("smuggled"))
+	if _, err := mustVerifier(t, p, k).VerifyRequest(sg); !errors.Is(err, ErrDigest) {
+		t.Fatalf("a body added to a signed GET: %v", err)
+	}
+	// A trailer signature.
+	tr, _ := http.NewRequest(http.MethodPost, "https://example.com/up", io.NopCloser(strings.NewReader("data")))
+	tr.ContentLength = -1
+	tr.Trailer = http.Header{"X-Checksum": {"abc"}}
+	if err := mustSigner(t, k, Options{Components: []string{"@method", "@authority", "@path", `"x-checksum";tr`}}).SignRequest(tr); err != nil {
+		t.Fatal(err)
+	}
+	p.UnsignedBody = true
+	st := serverSide(t, tr)
+	if _, err := mustVerifier(t, p, k).VerifyRequest(st); err != nil {
+		t.Fatalf("trailer signature: %v", err)
+	}
+	if body, _ := io.ReadAll(st.Body); string(body) != "data" {
+		t.Fatalf("body %q", body)
 	}
 }

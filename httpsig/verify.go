@@ -376,7 +376,7 @@ func (v *Verifier) readTrailers(m *message) error {
 		return nil
 	}
 	orig := *body
-	data, err := io.ReadAll(io.LimitReader(orig, v.p.MaxBody+1))
+	data, err := io.ReadAll(io.LimitReader(orig, overLimit(v.p.MaxBody)))
 	if err != nil || int64(len(data)) > v.p.MaxBody {
 		// Refused for this signature, but another one that covers no
 		// trailer may yet be accepted: the body is handed on as it is,
