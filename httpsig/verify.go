@@ -517,6 +517,10 @@ func (v *Verifier) verifyAll(m *message, h http.Header, now time.Time) (res *Res
 	return nil, nil, first
 }
 
+// errBudget refuses a signature check beyond the message's
+// maxVerifications.
+var errBudget = fmt.Errorf("%w: more than %d verifications for one message", signet.ErrTooLarge, maxVerifications)
+
 // checkOther checks a signature of m other than res, the one accepted,
 // that the policy selects and that carries a nonce. The message is
 // accepted once: every signature in it that the policy would accept on
@@ -532,7 +536,7 @@ func (v *Verifier) checkOther(m *message, label string, in *sigInput, sig []byte
 	switch {
 	case err == nil:
 		*others = append(*others, other)
-	case *budget == 0 && errors.Is(err, signet.ErrTooLarge):
+	case errors.Is(err, errBudget):
 		return fmt.Errorf("%w: signature %s carries a nonce, and the message's %d verifications are spent", signet.ErrTooLarge, clip.String(label), maxVerifications)
 	}
 	return nil
@@ -655,7 +659,7 @@ func (v *Verifier) check(m *message, label string, in *sigInput, sig []byte, bud
 		cands = cands[:*budget]
 	}
 	if len(cands) == 0 {
-		return nil, fmt.Errorf("%w: more than %d verifications for one message", signet.ErrTooLarge, maxVerifications)
+		return nil, errBudget
 	}
 	*budget -= len(cands)
 	if m.body != nil && readsTrailers(in.comps) {
