@@ -915,6 +915,22 @@ func TestReplayOtherSignature(t *testing.T) {
 			}
 		})
 	}
+	// Two signatures by one key with one nonce (a client answering two
+	// Accept-Signature requests that carry the same challenge) are
+	// accepted, once.
+	r2 := httptest.NewRequest(http.MethodGet, "https://example.com/transfer", nil)
+	for _, label := range []string{"a1", "a2"} {
+		if err := mustSigner(t, oldKey, Options{Label: label, NonceValue: "challenge"}).SignRequest(r2); err != nil {
+			t.Fatal(err)
+		}
+	}
+	v2 := mustVerifier(t, Policy{}, oldKey)
+	if _, err := v2.VerifyRequest(r2); err != nil {
+		t.Fatalf("two signatures with one nonce: %v", err)
+	}
+	if _, err := v2.VerifyRequest(r2); !errors.Is(err, ErrReplay) {
+		t.Fatalf("two signatures with one nonce, replayed: %v", err)
+	}
 	// More signatures with nonces than the message's verifications can
 	// check: the nonces cannot all be spent, and the message is refused.
 	r := httptest.NewRequest(http.MethodGet, "https://example.com/transfer", nil)

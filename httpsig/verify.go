@@ -723,7 +723,13 @@ func (v *Verifier) remember(res *Result, others []*Result, now time.Time) error 
 	if err := v.rememberOne(res, now); err != nil {
 		return err
 	}
-	for _, o := range others {
+	for i, o := range others {
+		// Two signatures with one nonce and one key (answers to one
+		// Accept-Signature challenge) spend it once.
+		same := func(r *Result) bool { return r.Nonce == o.Nonce && r.Key.KeyID() == o.Key.KeyID() }
+		if same(res) || slices.ContainsFunc(others[:i], same) {
+			continue
+		}
 		if err := v.rememberOne(o, now); err != nil {
 			return err
 		}
