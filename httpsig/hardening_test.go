@@ -1113,3 +1113,85 @@ func TestMaxBodyLargestInt(t *testing.T) {
 		t.Fatalf("body %q", body)
 	}
 }
+
+// TestContentDigestMembers: a signed Content-Digest is checked member by
+// member (RFC 9530): every sha-256 and sha-512 member must match the body,
+// others are ignored, and one sha-256 or sha-512 member at least is
+// needed. No test had covered a field with several members, one wrong.
+func TestContentDigestMembers(t *testing.T) {
+	k, _ := mustKey(t, signet.HMACSHA256, "k")
+	const body = `{"hello": "world"}`
+	s256, s512 := mustDigest(t, SHA256, body), mustDigest(t, SHA512, body)
+	wrong512 := mustDigest(t, SHA512, "other")
+	for _, c := range []struct {
+		name  string
+		lines []string
+		want  error
+	}{
+		{"sha-256", []string{s256}, nil},
+		{"sha-256 and sha-512", []string{s256 + ", " + s512}, nil},
+		{"on two field lines", []string{s512, s256}, nil},
+		{"unknown and deprecated members ignored", []string{"unixsum=:AAAA:, " + s256 + ", md5=:XrY7u+Ae7tCTyyK7j1rNww==:"}, nil},
+		{"sha-256 right, sha-512 wrong", []string{s256 + ", " + wrong512}, ErrDigest},
+		{"sha-512 wrong on its own line", []string{s256, wrong512}, ErrDigest},
+		{"sha-256 truncated", []string{"sha-256=:AAAA:"}, ErrDigest},
+		{"sha-256 not a byte sequence", []string{`sha-256="abc", ` + s512}, ErrDigest},
+		{"deprecated members only", []string{"md5=:XrY7u+Ae7tCTyyK7j1rNww==:, sha=:AAAA:"}, ErrDigest},
+		{"a bare key: Boolean true, no digest", []string{"sha-256"}, ErrDigest},
+		{"not a dictionary", []string{"sha-256=:AAAA"}, signet.ErrMalformed},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := newPost(t)
+			r.Header["Content-Digest"] = c.lines
+			if err := mustSigner(t, k, Options{Components: []string{"@method", "@authority", "@path", "content-digest"}}).SignRequest(r); err != nil {
+				t.Fatal(err)
+			}
+			_, err := mustVerifier(t, Policy{Origin: &Origin{Scheme: "https"}}, k).VerifyRequest(serverSide(t, r))
+			if !errors.Is(err, c.want) || err != nil && !isSignetError(err) {
+				t.Fatalf("got %v, want %v", err, c.want)
+			}
+			// DigestReader reaches the same verdict as it streams.
+			d, err := NewDigestReader(strings.NewReader(body), strings.Join(c.lines, ", "))
+			if err == nil {
+				_, err = io.ReadAll(d)
+			}
+			if !errors.Is(err, c.want) {
+				t.Fatalf("DigestReader: got %v, want %v", err, c.want)
+			}
+		})
+	}
+}
+
+// TestQueryParamForms: @query-param reads the query as the WHATWG form
+// parser does, so that a name sent twice under two encodings ("a" and
+// "%61", "a b" as "a+b" and "a%20b") counts twice and is refused, as a
+// repeated name must be (RFC 9421 §2.2.8), rather than signing one value
+// while the application reads the other. Only a literal repetition had a
+// test.
+func TestQueryParamForms(t *testing.T) {
+	for _, c := range []struct{ query, name, want string }{
+		{"a=1", "a", "1"},
+		{"a=1&b=2", "b", "2"},
+		{"a=", "a", ""},
+		{"a", "a", ""},
+		{"a=x+y%2Bz", "a", "x%20y%2Bz"},
+		{"a%20b=1", "a%20b", "1"},
+		{"&&a=1&&", "a", "1"},
+		{"a=1&%61=2", "a", ""},
+		{"a+b=1&a%20b=2", "a%20b", ""},
+		{"a=1&a", "a", ""},
+		{"", "a", ""},
+		{"b=1", "a", ""},
+	} {
+		got, err := queryParam(c.query, c.name)
+		if c.want == "" && c.query != "a=" && c.query != "a" {
+			if !errors.Is(err, ErrComponent) {
+				t.Errorf("%q name %q: %q, %v; want ErrComponent", c.query, c.name, got, err)
+			}
+			continue
+		}
+		if err != nil || got != c.want {
+			t.Errorf("%q name %q: %q, %v; want %q", c.query, c.name, got, err, c.want)
+		}
+	}
+}
