@@ -259,6 +259,13 @@ func mustVerifierSet(t testing.TB, keys signet.Keys, p Policy) *Verifier {
 
 func bufioReader(r io.Reader) *bufio.Reader { return bufio.NewReader(r) }
 
+// verify is verifyAll without the other signatures: the tests' way to
+// check one message's selection and verification alone.
+func (v *Verifier) verify(m *message, h http.Header, now time.Time) (*Result, error) {
+	res, _, err := v.verifyAll(m, h, now)
+	return res, err
+}
+
 // verifyAt is v.verify at the instant of v's clock.
 func verifyAt(v *Verifier, m *message, h http.Header) (*Result, error) {
 	return v.verify(m, h, v.now())

@@ -433,16 +433,11 @@ func (v *Verifier) checkBody(h http.Header, body *io.ReadCloser, res *Result) er
 	return dc.verify()
 }
 
-// verify selects and checks a signature of m, whose fields are h, at the
-// instant now of the Verifier's clock.
-func (v *Verifier) verify(m *message, h http.Header, now time.Time) (*Result, error) {
-	res, _, err := v.verifyAll(m, h, now)
-	return res, err
-}
-
-// verifyAll is verify that also returns the message's other signatures
-// that the policy selects, that carry a nonce and that verified (see
-// checkOther): remember spends their nonces with the accepted one's.
+// verifyAll selects and checks a signature of m, whose fields are h, at
+// the instant now of the Verifier's clock. It also returns the message's
+// other signatures that the policy selects, that carry a nonce and that
+// verified (see checkOther): remember spends their nonces with the
+// accepted one's.
 func (v *Verifier) verifyAll(m *message, h http.Header, now time.Time) (res *Result, others []*Result, err error) {
 	inLines, sigLines := h["Signature-Input"], h["Signature"]
 	if len(inLines) == 0 && len(sigLines) == 0 {
