@@ -169,12 +169,8 @@ func escapeTerminalControls(js []byte) []byte {
 			out = make([]byte, 0, len(js)+32)
 		}
 		out = append(out, js[start:i]...)
-		units := []rune{r}
-		if r > 0xffff {
-			r1, r2 := utf16.EncodeRune(r)
-			units = []rune{r1, r2}
-		}
-		for _, u := range units {
+		var units [2]uint16
+		for _, u := range utf16.AppendRune(units[:0], r) {
 			out = append(out, '\\', 'u', hexd[u>>12&0xf], hexd[u>>8&0xf], hexd[u>>4&0xf], hexd[u&0xf])
 		}
 		i += size
