@@ -280,7 +280,7 @@ func runService(ctx context.Context, cfg *serveConfig, stdout io.Writer, logger 
 		}
 		keyPEM, err := readFile(cfg.tlsKey, "--tls-key")
 		if err != nil {
-			return fmt.Errorf("serve: TLS certificate: %w", err)
+			return fmt.Errorf("serve: TLS key: %w", err)
 		}
 		pair, err := tls.X509KeyPair(certPEM, keyPEM)
 		if err != nil {
